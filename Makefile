@@ -1,0 +1,48 @@
+# Os dois comandos do README: `make book` e `make test`.
+# Numa máquina nova, os dois criam o que precisam (.venv, node_modules, Chromium).
+SHELL := /bin/bash
+PY    := .venv/bin/python
+JB    := .venv/bin/jupyter-book
+HTML  := _build/html
+
+.PHONY: book test setup lock bench serve limpa testes-py testes-js testes-navegador
+
+## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
+.venv/.pronto: requirements.txt
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet --upgrade "pip==25.3"
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+node_modules/.pronto: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+setup: .venv/.pronto node_modules/.pronto
+
+## O livro inteiro, executado do zero (--all), com todo aviso tratado como erro.
+book: setup
+	rm -rf _build/html _build/jupyter_execute
+	$(JB) build . --all -W -n --keep-going
+	$(PY) book/_ext/pos_build.py $(HTML)
+	@echo ""
+	@echo "Livro pronto em $(HTML)/index.html"
+	@echo "Para abrir com os widgets: make serve  (e visite http://127.0.0.1:8000)"
+
+serve:
+	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory $(HTML)
+
+## Todos os testes: o build acima e depois pytest, Pyodide (node) e navegador.
+test: book
+	$(PY) -m pytest -q tests
+	@echo "Todos os testes passaram."
+
+## Aceita, de propósito, os números novos (reescreve book/numeros.lock.json).
+lock: setup
+	$(PY) -m livro_lock --aceitar $(HTML) 2>/dev/null || $(PY) tests/razao.py --aceitar
+
+bench: setup
+	$(PY) dev/bench_build.py
+
+limpa:
+	rm -rf _build
