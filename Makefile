@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test setup lock bench serve limpa testes-py testes-js testes-navegador
+.PHONY: book test setup lock bench serve limpa chromium
 
 ## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
 .venv/.pronto: requirements.txt
@@ -17,6 +17,10 @@ HTML  := _build/html
 node_modules/.pronto: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# Chromium do Debian para os testes de navegador (o CI roda como root).
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
 setup: .venv/.pronto node_modules/.pronto
 
@@ -33,13 +37,17 @@ serve:
 	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory $(HTML)
 
 ## Todos os testes: o build acima e depois pytest, Pyodide (node) e navegador.
-test: book
+test: book chromium
+	$(PY) book/_ext/razao.py gerar _build
 	$(PY) -m pytest -q tests
+	node --test tests/js/
+	node --test tests/navegador/
 	@echo "Todos os testes passaram."
 
 ## Aceita, de propósito, os números novos (reescreve book/numeros.lock.json).
-lock: setup
-	$(PY) -m livro_lock --aceitar $(HTML) 2>/dev/null || $(PY) tests/razao.py --aceitar
+lock:
+	$(PY) book/_ext/razao.py gerar _build
+	$(PY) book/_ext/razao.py aceitar _build
 
 bench: setup
 	$(PY) dev/bench_build.py

@@ -99,3 +99,34 @@ for tent in range(int(sys.argv[2]) if len(sys.argv) > 2 else 12):
 if melhor:
     np.save("/tmp/WU.npy", melhor[1])
     print(repr(melhor[1].tolist()))
+
+
+def arredonda_fixando(w, casas=3, passo_lote=4):
+    """Fixa as entradas na grade de `casas` decimais aos poucos, reajustando as livres."""
+    w = w.copy()
+    livres = list(range(48))
+    while livres:
+        lote, livres = livres[:passo_lote], livres[passo_lote:]
+        for i in lote:
+            w[i] = round(w[i], casas)
+        if not livres:
+            break
+        def r(wl):
+            ww = w.copy(); ww[livres] = wl
+            return residuos(ww, reg=0.0)
+        sol = least_squares(r, w[livres], method="trf", max_nfev=300)
+        w[livres] = sol.x
+    return w
+
+
+if __name__ == "__main__" and len(sys.argv) > 4 and sys.argv[4] == "fixando":
+    rng2 = np.random.default_rng(int(sys.argv[1]) + 100)
+    for tent in range(10):
+        sol = least_squares(residuos, rng2.normal(0, 1, 48), method="trf", max_nfev=4000)
+        if not confere(sol.x.reshape(4, 12)):
+            print("contínuo falhou", flush=True); continue
+        w = arredonda_fixando(sol.x, CASAS)
+        W = w.reshape(4, 12)
+        print("fixando:", confere(W), round(viol(W), 3), flush=True)
+        if confere(W):
+            np.save(f"/tmp/WU_fix_{sys.argv[1]}.npy", W); print(repr(W.tolist())); break
