@@ -71,8 +71,8 @@ def tex(x, casas=3):
 
 
 def tex_vetor(v, casas=3):
-    """Vetor para LaTeX: [-0{,}5; 1{,}5]."""
-    return "[" + "; ".join(tex(x, casas) for x in v) + "]"
+    """Vetor para LaTeX: [-0{,}5;\\ 1{,}5] (o \\ dá o espaço depois do ponto e vírgula)."""
+    return "[" + r";\ ".join(tex(x, casas) for x in v) + "]"
 
 
 def tex_inteiro(n):
