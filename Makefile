@@ -10,7 +10,6 @@ HTML  := _build/html
 ## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
 .venv/.pronto: requirements.txt
 	test -x $(PY) || python3 -m venv .venv
-	$(PY) -m pip install --quiet --upgrade "pip==25.3"
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
