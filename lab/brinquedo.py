@@ -259,11 +259,11 @@ def cabeca(M, c):
 # Passo 4: máscaras e cabeças
 # ---------------------------------------------------------------------------
 def escores(Qc, Kc, causal=True):
-    """S = Qc Kcᵀ / √d_h, com -∞ acima da diagonal se causal -> (n x n)."""
-    n = len(Qc)
+    """S = Qc Kcᵀ / √d_h, com -∞ acima da diagonal se causal -> (n x m)."""
     S = matmul(Qc, transposta(Kc))
     escala = math.sqrt(len(Qc[0]))
-    return [[(S[i][j] / escala if (j <= i or not causal) else -math.inf) for j in range(n)] for i in range(n)]
+    return [[(s / escala if (j <= i or not causal) else -math.inf) for j, s in enumerate(linha)]
+            for i, linha in enumerate(S)]
 
 
 def softmax(z, T=1.0):
@@ -423,18 +423,15 @@ class CacheKV:
         if pos >= n_ctx:
             raise ErroToken(f"O brinquedo conhece só {n_ctx} posições.")
         x = soma(E[token], P[pos])                        # (d,)
-        u = ln_linha(x)                                   # (d,)
-        q, k, v = (matmul([u], W)[0] for W in (W_Q, W_K, W_V))  # (d,) cada
+        q, k, v = (M[0] for M in projecoes([ln_linha(x)]))  # (d,) cada
         self.ids.append(token)
         self.X.append(x)
-        self.K.append(k)
+        self.K.append(k)                                  # o cache cresce uma linha
         self.V.append(v)
         concat = []
         for c in range(n_cabecas):
-            qc = q[c * d_h:(c + 1) * d_h]
-            s = [sum(a * b for a, b in zip(qc, kk[c * d_h:(c + 1) * d_h])) / math.sqrt(d_h) for kk in self.K]
-            w = softmax(s)                                # (pos+1,)
-            concat += [sum(wj * vv[c * d_h + t] for wj, vv in zip(w, self.V)) for t in range(d_h)]
+            s = escores([q[c * d_h:(c + 1) * d_h]], cabeca(self.K, c), causal=False)[0]  # (pos+1,)
+            concat += matmul([softmax(s)], cabeca(self.V, c))[0]                            # (d_h,)
         a = matmul([concat], W_O)[0]                      # (d,)
         h = soma(x, a)
         y = soma(h, mlp([ln_linha(h)])[0])
