@@ -10,7 +10,7 @@ Só a biblioteca padrão: roda igual no CPython e no Pyodide.
 >>> vetor([-0.5, 1.5], 1)
 '[-0,5; 1,5]'
 >>> tex(-0.739)
-'-0{,}739'
+'{-}0{,}739'
 """
 
 MENOS = "-"  # hífen-menos ASCII: é o que o leitor copia e cola num código
@@ -66,8 +66,8 @@ def vetor(v, casas=3):
 
 
 def tex(x, casas=3):
-    """O mesmo número para LaTeX: a vírgula vira {,} para não ganhar espaço."""
-    return num(x, casas).replace(",", "{,}")
+    """O mesmo número para LaTeX: a vírgula vira {,} e o sinal {-}, para não ganharem espaço."""
+    return num(x, casas).replace(",", "{,}").replace("-", "{-}")
 
 
 def tex_vetor(v, casas=3):

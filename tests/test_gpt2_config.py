@@ -1,17 +1,34 @@
-"""lab/gpt2_config.json é a configuração do GPT-2 small que as páginas leem (importar
-transformers custa segundos por página); aqui ela é conferida contra a própria biblioteca."""
-import json
+"""arquitetura.GPT2_SMALL é a configuração do GPT-2 small que as páginas e os widgets leem
+(importar transformers custaria segundos por página e não existe no Pyodide); aqui ela é
+conferida, campo a campo, contra a própria biblioteca."""
 import os
+import sys
 
 RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(RAIZ, "lab"))
+
+import arquitetura as arq  # noqa: E402
 
 
 def test_igual_a_gpt2config():
     from transformers import GPT2Config
 
-    dados = json.load(open(os.path.join(RAIZ, "lab", "gpt2_config.json"), encoding="utf-8"))
     cfg = GPT2Config()
-    campos = [k for k in dados if not k.startswith("_")]
-    assert len(campos) >= 9
-    for k in campos:
-        assert dados[k] == getattr(cfg, k), k
+    g = arq.GPT2_SMALL
+    assert g["V"] == cfg.vocab_size
+    assert g["n_ctx"] == cfg.n_positions
+    assert g["d"] == cfg.n_embd
+    assert g["n_camadas"] == cfg.n_layer
+    assert g["n_cabecas"] == cfg.n_head
+    assert g["n_kv"] == cfg.n_head  # MHA
+    assert g["d_ff"] == (cfg.n_inner or 4 * cfg.n_embd)
+
+
+def test_total_igual_ao_modelo():
+    """O total de params_gpt2 é o número de parâmetros do GPT2LMHeadModel (saída amarrada a wte)."""
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(0)
+    modelo = GPT2LMHeadModel(GPT2Config())
+    assert sum(p.numel() for p in modelo.parameters()) == arq.params_gpt2()["total"]
