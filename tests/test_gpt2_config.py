@@ -31,4 +31,9 @@ def test_total_igual_ao_modelo():
 
     torch.manual_seed(0)
     modelo = GPT2LMHeadModel(GPT2Config())
-    assert sum(p.numel() for p in modelo.parameters()) == arq.params_gpt2()["total"]
+    g, contas = arq.GPT2_SMALL, arq.params_gpt2()
+    assert sum(p.numel() for p in modelo.parameters()) == contas["total"]
+    assert modelo.lm_head.weight is modelo.transformer.wte.weight  # saída amarrada à wte
+    assert tuple(modelo.transformer.wte.weight.shape) == (g["V"], g["d"])
+    assert tuple(modelo.transformer.wpe.weight.shape) == (g["n_ctx"], g["d"])
+    assert sum(p.numel() for p in modelo.transformer.h[0].parameters()) == contas["bloco"]
