@@ -1,0 +1,187 @@
+"""Nenhum número digitado: acha números com separador no texto-fonte das páginas.
+
+O livro promete que todo número que o leitor vê é calculado e colado com `glue`. Este
+verificador lê cada `book/*.md` e aponta (arquivo:linha) todo número com separador decimal
+ou de milhar — `0,395`, `0.395`, `50.257`, `1,5`, `7.087.872`, `0{,}395` — que esteja FORA
+de código. Vale para prosa, matemática (`$…$`, `$$…$$`, `{math}`), avisos, dropdowns,
+tabelas e legendas.
+
+Fica de fora (não é texto digitado que o leitor lê como número do livro):
+- o cabeçalho YAML (front matter);
+- células de código (`{code-cell}`), blocos cercados de código (```python, `{code-block}`…),
+  `{raw}`, comentários HTML e blocos HTML (de uma linha que começa com uma tag até a
+  próxima linha em branco; tags no meio da prosa saem, o texto entre elas é verificado);
+- código inline (`assim`), o conteúdo dos papéis que não são texto (`{glue:text}`chave``,
+  `{ref}`, `{doc}`, `{numref}`, `{eq}`…; o conteúdo de `{math}` É verificado);
+- o argumento de diretivas que apontam algo (`{glue:figure} chave`, `{figure} img.png`) e
+  as linhas de opção (`:name: …`, `:width: 80%`);
+- endereços (URLs, alvos de links `[texto](alvo)`) e rótulos `(rotulo)=`.
+
+Números sem separador são permitidos: definições do cenário (d = 4, 5 tokens), anos (2017),
+índices (linha 5, cabeça 2), "Passo 5 de 7". Índices de matriz em subscrito ($y_{3,1}$)
+também, porque a vírgula ali separa linha e coluna. Um número com separador que não é um número do
+livro (uma versão, um nome de produto) só passa pela lista PERMITIDOS abaixo, com o motivo.
+
+    python book/_ext/lint_numeros.py            # verifica book/*.md
+    python book/_ext/lint_numeros.py a.md b.md  # verifica esses arquivos
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+RAIZ = Path(__file__).resolve().parents[2]
+
+# Trechos exatos que podem ter separador, cada um com o motivo. Mantenha a lista curta.
+PERMITIDOS: dict[str, str] = {
+}
+
+# Um número com separador: 0,395 0.395 50.257 1,5 7.087.872 0{,}395 50{.}257
+NUMERO = re.compile(r"(?<![\w.,])\d+(?:(?:[.,]|\{[.,]\})\d+)+(?!\w)")
+# ... e sem o zero na frente, depois de espaço, parêntese, sinal ou $: ,5  .5  -.5
+SEM_ZERO = re.compile(r"(?:(?<=[\s(\[=+\-−$])|^)(?:[.,]|\{[.,]\})\d+(?![\w.,])")
+
+CODIGO_DIRETIVAS = {
+    "code-cell", "code-block", "code", "sourcecode", "literalinclude", "raw", "eval-rst",
+    "toctree", "include", "widget", "razao", "mermaid", "raw-cell", "jupyter-execute",
+    "glue", "glue:", "glue:any", "glue:md", "glue:math", "csv-table",
+}
+# diretivas cujo argumento é texto para o leitor (título)
+ARG_PROSA = {
+    "admonition", "dropdown", "card", "tab-item", "grid-item-card", "topic", "sidebar",
+    "exercise", "solution", "note", "tip", "hint", "important", "warning", "attention",
+    "caution", "danger", "error", "seealso", "math", "rubric",
+}
+# papéis cujo conteúdo é texto/matemática que o leitor lê
+PAPEIS_PROSA = {"math", "sub", "sup", "subscript", "superscript", "abbr", "kbd", "term"}
+
+_ABRE = re.compile(r"^(?P<ind>\s*)(?P<cerca>`{3,}|~{3,}|:{3,})\s*(?P<info>.*?)\s*$")
+_DIRETIVA = re.compile(r"^\{(?P<nome>[^}\s]+)\}\s*(?P<arg>.*)$")
+
+
+def _limpa_linha(ln: str) -> str:
+    """Tira de uma linha de prosa tudo o que não é texto lido como número."""
+    # papéis: {nome}`conteúdo` (mantém o conteúdo só dos papéis de prosa)
+    def papel(m):
+        return " " + m.group(3) + " " if m.group(1) in PAPEIS_PROSA else " "
+    ln = re.sub(r"\{([\w:.+-]*)\}(`+)(.*?)\2", papel, ln)
+    ln = re.sub(r"(`+).*?\1", " ", ln)                        # código inline
+    ln = re.sub(r"<!--.*?-->", " ", ln)                       # comentário HTML
+    ln = re.sub(r"\]\([^)]*\)", "] ", ln)                     # alvo de link [t](alvo)
+    ln = re.sub(r"<(https?|mailto):[^>]*>", " ", ln)          # <http://…>
+    ln = re.sub(r"\bhttps?://\S+", " ", ln)                   # URL solta
+    ln = re.sub(r"</?[a-zA-Z][^>]*>", " ", ln)                # tags HTML (fica o texto)
+    ln = re.sub(r"^\s*\([\w:.\-]+\)=\s*$", " ", ln)           # (rotulo)=
+    ln = re.sub(r"\$\$\s*\([\w:.\-]+\)\s*$", "$$", ln)        # $$ (rotulo)
+    ln = re.sub(r"^\s*\[[^\]]+\]:\s*\S+.*$", " ", ln)         # [ref]: url
+    ln = re.sub(r"\{\{[^}]*\}\}", " ", ln)                    # substituições {{ x }}
+    ln = re.sub(r"_\{\s*\w+(?:\s*,\s*\w+)+\s*\}", " ", ln)       # índices: y_{3,1}
+    for trecho in PERMITIDOS:
+        ln = ln.replace(trecho, " ")
+    return ln
+
+
+def numeros_na_linha(ln: str) -> list[str]:
+    limpa = _limpa_linha(ln)
+    return [m.group() for m in NUMERO.finditer(limpa)] + [m.group() for m in SEM_ZERO.finditer(limpa)]
+
+
+def verificar_texto(texto: str) -> list[tuple[int, str, str]]:
+    """-> [(linha 1-based, número achado, a linha)] para um texto MyST."""
+    linhas = texto.split("\n")
+    achados = []
+    i = 0
+    # front matter
+    if linhas and linhas[0].strip() == "---":
+        j = 1
+        while j < len(linhas) and linhas[j].strip() != "---":
+            j += 1
+        i = j + 1
+    pilha = []  # cercas abertas de diretivas de prosa: (caractere, tamanho)
+    em_html = False
+    while i < len(linhas):
+        ln = linhas[i]
+        # comentário HTML de várias linhas
+        if em_html:
+            if "-->" in ln:
+                em_html = False
+            i += 1
+            continue
+        if "<!--" in ln and "-->" not in ln.split("<!--", 1)[1]:
+            em_html = True
+            ln = ln.split("<!--", 1)[0]
+        m = _ABRE.match(ln)
+        if m:
+            cerca, info = m.group("cerca"), m.group("info")
+            # fecha uma diretiva de prosa aberta?
+            if not info and pilha and cerca[0] == pilha[-1][0] and len(cerca) >= pilha[-1][1]:
+                pilha.pop()
+                i += 1
+                continue
+            md = _DIRETIVA.match(info)
+            nome = md.group("nome") if md else None
+            if nome is None or nome in CODIGO_DIRETIVAS:
+                # bloco de código (ou diretiva de código): pula até a cerca que fecha
+                fecha = re.compile(r"^\s*" + re.escape(cerca[0]) + "{" + str(len(cerca)) + r",}\s*$")
+                j = i + 1
+                while j < len(linhas) and not fecha.match(linhas[j]):
+                    j += 1
+                i = j + 1
+                continue
+            # diretiva com prosa dentro: verifica o título (se for prosa) e segue linha a linha
+            if nome in ARG_PROSA:
+                for n in numeros_na_linha(md.group("arg")):
+                    achados.append((i + 1, n, linhas[i]))
+            pilha.append((cerca[0], len(cerca)))
+            i += 1
+            # opções da diretiva (:chave: valor, ou bloco --- yaml ---)
+            if i < len(linhas) and linhas[i].strip() == "---":
+                i += 1
+                while i < len(linhas) and linhas[i].strip() != "---":
+                    i += 1
+                i += 1
+            while i < len(linhas) and re.match(r"^\s*:[\w-]+:(\s|$)", linhas[i]):
+                i += 1
+            continue
+        # bloco HTML (começa numa linha que abre com uma tag, vai até a linha em branco): fora
+        if re.match(r"^\s{0,3}</?[a-zA-Z][\w-]*(\s|/?>|$)", ln):
+            while i < len(linhas) and linhas[i].strip():
+                i += 1
+            continue
+        for n in numeros_na_linha(ln):
+            achados.append((i + 1, n, linhas[i]))
+        i += 1
+    return achados
+
+
+def verificar_arquivo(caminho: Path) -> list[tuple[int, str, str]]:
+    return verificar_texto(Path(caminho).read_text(encoding="utf-8"))
+
+
+def paginas(raiz: Path = RAIZ) -> list[Path]:
+    return sorted((raiz / "book").glob("*.md"))
+
+
+def relatorio(arquivos) -> list[str]:
+    saida = []
+    for arq in arquivos:
+        for lin, num, texto in verificar_arquivo(arq):
+            rel = Path(arq).resolve()
+            try:
+                rel = rel.relative_to(RAIZ)
+            except ValueError:
+                pass
+            saida.append(f"{rel}:{lin}: número digitado {num!r}: {texto.strip()[:120]}")
+    return saida
+
+
+if __name__ == "__main__":
+    alvos = [Path(a) for a in sys.argv[1:]] or paginas()
+    linhas = relatorio(alvos)
+    for ln in linhas:
+        print(ln)
+    if linhas:
+        print(f"\n{len(linhas)} números digitados. Calcule-os numa célula e cole com glue "
+              "(veja CONTRIBUINDO.md).")
+    sys.exit(1 if linhas else 0)

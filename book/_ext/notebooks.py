@@ -1,0 +1,633 @@
+"""Um notebook por página executável, que roda sozinho (Jupyter, Colab, onde for).
+
+O `.ipynb` que o sphinx-book-theme oferece guarda os papéis `{glue:...}` crus e o
+`from myst_nb import glue`, que só funcionam dentro do build. Esta extensão escreve, para
+cada página executada, `_notebooks/<página>.ipynb` no site (ex.: `_notebooks/book/bloco.ipynb`):
+
+- o glue resolvido no texto: valores como texto, matemática como `$…$`/`$$…$$`,
+  figuras como anexos PNG da célula de markdown; nenhum `{glue…}` sobra;
+- a sintaxe MyST que o Jupyter não conhece vira Markdown comum (avisos viram citações,
+  `dropdown` vira `<details>`, `{math}` vira `$…$`, links entre páginas apontam o site);
+- uma primeira célula que grava `brinquedo.py` e `formato.py` na pasta de trabalho
+  (se faltarem) e define um `glue` reserva quando o myst-nb não está instalado;
+- `sys.path.insert(0, os.path.abspath("../lab"))` passa a apontar a pasta do notebook;
+- as células `remove-cell` ficam (o resto depende delas), só recolhidas.
+
+O menu de download da página ganha o `.ipynb`, e um botão "Abrir no Colab" aponta para
+o mesmo arquivo no ramo publicado (`gh-pages`) do repositório de `repository.url`.
+"""
+from __future__ import annotations
+
+import ast
+import base64
+import copy
+import html
+import json
+import posixpath
+import re
+from pathlib import Path
+
+PASTA = "_notebooks"
+RAMO_PUBLICADO = "gh-pages"
+LAB = ("brinquedo.py", "formato.py")
+RAIZ = Path(__file__).resolve().parents[2]
+
+TITULOS = {
+    "note": "Nota", "tip": "Dica", "hint": "Dica", "important": "Importante",
+    "warning": "Atenção", "attention": "Atenção", "caution": "Cuidado",
+    "danger": "Perigo", "error": "Erro", "seealso": "Veja também",
+}
+# diretivas cujo corpo é código: ficam como bloco de código
+CODIGO = {"code-block", "code", "sourcecode"}
+# diretivas que somem do notebook (não têm sentido fora do site)
+SOMEM = {"toctree", "tableofcontents", "include", "literalinclude", "only", "index",
+         "eval-rst", "bibliography"}
+
+
+class ErroNotebook(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Valores colados
+# ---------------------------------------------------------------------------
+def _t(v):
+    return "".join(v) if isinstance(v, list) else str(v)
+
+
+def texto_plano(plain: str, fmt: str = "") -> str:
+    """O mesmo que o {glue:text} faz: literal_eval e depois format(valor, fmt)."""
+    try:
+        valor = ast.literal_eval(plain)
+    except (SyntaxError, ValueError):
+        valor = plain
+    if not fmt:
+        return str(valor)
+    tipo = fmt[-1]
+    if tipo == "s":
+        valor = str(valor)
+    elif tipo in "bcdoxX":
+        valor = int(valor)
+    elif tipo in "eEfFgGn%":
+        valor = float(valor)
+    return format(valor, fmt)
+
+
+def latex_nu(s: str) -> str:
+    s = s.strip()
+    for a, b in (("$$", "$$"), ("$", "$"), (r"\[", r"\]"), (r"\(", r"\)")):
+        if s.startswith(a) and s.endswith(b) and len(s) >= len(a) + len(b):
+            s = s[len(a):-len(b)].strip()
+            break
+    if s.startswith(r"\displaystyle"):
+        s = s[len(r"\displaystyle"):].strip()
+    return s
+
+
+class Colados:
+    """Lê os glue.json do build (a página e, sob demanda, as outras)."""
+
+    def __init__(self, pasta_exec: Path, docname: str):
+        self.pasta = Path(pasta_exec)
+        self.doc = docname
+        self.cache = {}
+        self.anexos = {}
+
+    def _dados(self, doc):
+        if doc not in self.cache:
+            p = self.pasta / (doc + ".glue.json")
+            self.cache[doc] = json.loads(p.read_text(encoding="utf-8")) if p.exists() else {}
+        return self.cache[doc]
+
+    def pega(self, ref: str, doc: str | None = None) -> dict:
+        """'chave' ou 'pagina.md::chave' -> o dicionário `data` do glue."""
+        if "::" in ref:
+            rel, chave = ref.split("::", 1)
+            base = posixpath.dirname(self.doc)
+            doc = posixpath.normpath(posixpath.join(base, rel))
+            doc = re.sub(r"\.(md|ipynb)$", "", doc)
+        else:
+            chave = ref
+        doc = doc or self.doc
+        dados = self._dados(doc)
+        if chave not in dados:
+            raise ErroNotebook(f"glue {chave!r} não existe em {doc}")
+        return dados[chave].get("data", {})
+
+    def imagem(self, chave: str, data: dict, alt: str = "") -> str | None:
+        for mime, ext in (("image/png", "png"), ("image/jpeg", "jpg"), ("image/svg+xml", "svg")):
+            if mime in data:
+                nome = re.sub(r"[^\w.-]", "_", chave) + "." + ext
+                conteudo = _t(data[mime])
+                if mime == "image/svg+xml":
+                    conteudo = base64.b64encode(conteudo.encode()).decode()
+                self.anexos[nome] = {mime: conteudo.replace("\n", "")}
+                return f"![{alt}](attachment:{nome})"
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Markdown MyST -> Markdown do Jupyter
+# ---------------------------------------------------------------------------
+_ABRE = re.compile(r"^(?P<ind>\s{0,3})(?P<cerca>`{3,}|~{3,}|:{3,})\s*(?P<info>.*?)\s*$")
+_DIRETIVA = re.compile(r"^\{(?P<nome>[^}\s]+)\}\s*(?P<arg>.*)$")
+
+
+class Conversor:
+    def __init__(self, colados: Colados, url_pagina, url_site: str):
+        self.c = colados
+        self.url_pagina = url_pagina  # docname -> URL absoluta da página no site
+        self.url_site = url_site.rstrip("/") + "/" if url_site else ""
+        self.avisos = []
+
+    # -- papéis (inline) ----------------------------------------------------
+    _PAPEL = re.compile(r"\{(?P<nome>[\w:.+-]*)\}(?P<ticks>`+)")
+
+    def inline(self, s: str) -> str:
+        """Resolve os papéis {nome}`conteúdo` de uma linha; código `assim` fica intocado."""
+        out, i = [], 0
+        while i < len(s):
+            m = self._PAPEL.match(s, i) if s[i] == "{" else None
+            if s[i] == "`" or m:
+                ticks = m.group("ticks") if m else re.match(r"`+", s[i:]).group()
+                ini = m.end() if m else i + len(ticks)
+                f = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(s, ini)
+                if not f:  # sem fechamento: é texto comum
+                    out.append(s[i:ini])
+                    i = ini
+                    continue
+                conteudo = s[ini:f.start()]
+                if m:
+                    out.append(self.papel(m.group("nome"), conteudo.strip() if len(ticks) > 1 else conteudo))
+                else:
+                    out.append(s[i:f.end()])
+                i = f.end()
+                continue
+            out.append(s[i])
+            i += 1
+        return self.links("".join(out))
+
+    def papel(self, nome: str, conteudo: str) -> str:
+        if nome in ("glue", "glue:", "glue:any", "glue:text", "glue:md"):
+            return self.cola_inline(nome, conteudo)
+        if nome == "math":
+            return f"${conteudo}$"
+        if nome in ("sub", "subscript"):
+            return f"<sub>{conteudo}</sub>"
+        if nome in ("sup", "superscript"):
+            return f"<sup>{conteudo}</sup>"
+        if nome == "kbd":
+            return f"<kbd>{conteudo}</kbd>"
+        texto, alvo = conteudo, conteudo
+        m = re.match(r"^(.*?)\s*<([^<>]+)>$", conteudo, re.S)
+        if m and m.group(1):
+            texto, alvo = m.group(1), m.group(2)
+        if nome == "doc":
+            doc = posixpath.normpath(posixpath.join(posixpath.dirname(self.c.doc), alvo))
+            doc = re.sub(r"\.(md|ipynb)$", "", doc.lstrip("/"))
+            rotulo = texto if (m and m.group(1)) else doc.split("/")[-1]
+            return f"[{rotulo}]({self.url_pagina(doc)})"
+        if nome == "eq":
+            return f"({texto})"
+        if nome == "abbr":
+            return re.sub(r"\s*\(.*\)$", "", texto)
+        if nome == "term":
+            return texto
+        return texto  # ref, numref, download, cite...: o texto basta
+
+    def cola_inline(self, nome, conteudo):
+        chave, fmt = conteudo, ""
+        if nome == "glue:text":  # como o myst-nb: o que vem depois do último ':' é o formato
+            partes = conteudo.rsplit(":", 1)
+            chave, fmt = (partes[0], partes[1]) if len(partes) == 2 else (conteudo, "s")
+        try:
+            data = self.c.pega(chave)
+        except ErroNotebook as e:
+            self.avisos.append(str(e))
+            return f"**[{chave}?]**"
+        if nome == "glue:text":
+            return texto_plano(_t(data.get("text/plain", "")), fmt)
+        if nome == "glue:md":
+            return _t(data.get("text/markdown", ""))
+        return self.valor_any(chave, data, inline=True)
+
+    def valor_any(self, chave, data, inline):
+        if "text/latex" in data:
+            tex = latex_nu(_t(data["text/latex"]))
+            return f"${tex}$" if inline else f"$$\n{tex}\n$$"
+        img = self.c.imagem(chave, data)
+        if img:
+            return img
+        if "text/markdown" in data:
+            return _t(data["text/markdown"])
+        if "text/html" in data:
+            return _t(data["text/html"])
+        return texto_plano(_t(data.get("text/plain", "")))
+
+    def links(self, s: str) -> str:
+        """[texto](outra.md#ancora) -> link para a página no site."""
+        def troca(m):
+            alvo = m.group(2)
+            if re.match(r"^[a-z][\w+.-]*:", alvo) or alvo.startswith("#"):
+                return m.group(0)
+            caminho, _, ancora = alvo.partition("#")
+            if not re.search(r"\.(md|ipynb)$", caminho):
+                return m.group(0)
+            doc = posixpath.normpath(posixpath.join(posixpath.dirname(self.c.doc), caminho))
+            doc = re.sub(r"\.(md|ipynb)$", "", doc)
+            return f"[{m.group(1)}]({self.url_pagina(doc)}{'#' + ancora if ancora else ''})"
+        return re.sub(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)", troca, s)
+
+    # -- blocos --------------------------------------------------------------
+    def markdown(self, texto: str) -> str:
+        out = self.blocos(texto.split("\n"))
+        s = "\n".join(out)
+        return re.sub(r"\n{3,}", "\n\n", s).strip("\n")
+
+    def blocos(self, linhas: list[str]) -> list[str]:
+        out, i = [], 0
+        while i < len(linhas):
+            ln = linhas[i]
+            m = _ABRE.match(ln)
+            if m:
+                cerca, info, ind = m.group("cerca"), m.group("info"), m.group("ind")
+                j = i + 1
+                fecha = re.compile(r"^\s{0,3}" + re.escape(cerca[0]) + "{" + str(len(cerca)) + r",}\s*$")
+                while j < len(linhas) and not fecha.match(linhas[j]):
+                    j += 1
+                corpo = [x[len(ind):] if x.startswith(ind) else x for x in linhas[i + 1:j]]
+                out += self.diretiva(cerca, info, corpo)
+                i = j + 1
+                continue
+            if re.match(r"^\s*\([\w:.\-]+\)=\s*$", ln) or ln.strip() == "+++" or re.match(r"^%", ln):
+                i += 1  # alvo de referência (label)=, quebra de bloco, comentário MyST
+                continue
+            if ln.strip().startswith("$$"):
+                # bloco de matemática: mantém, tira o rótulo "$$ (rotulo)"
+                bloco = [re.sub(r"^(\s*\$\$)\s*\([^)]*\)\s*$", r"\1", ln)]
+                if not (ln.strip().endswith("$$") and len(ln.strip()) > 2 and ln.strip() != "$$"):
+                    j = i + 1
+                    while j < len(linhas) and "$$" not in linhas[j]:
+                        bloco.append(linhas[j])
+                        j += 1
+                    if j < len(linhas):
+                        bloco.append(re.sub(r"\$\$\s*\([^)]*\)\s*$", "$$", linhas[j]))
+                    i = j
+                else:
+                    bloco = [re.sub(r"\$\$\s*\([^)]*\)\s*$", "$$", ln)]
+                out += bloco
+                i += 1
+                continue
+            out.append(self.inline(ln))
+            i += 1
+        return out
+
+    @staticmethod
+    def opcoes(corpo: list[str]):
+        """Separa as opções (:chave: valor, ou bloco --- yaml ---) do conteúdo."""
+        op, k = {}, 0
+        if corpo and corpo[0].strip() == "---":
+            k = 1
+            while k < len(corpo) and corpo[k].strip() != "---":
+                if ":" in corpo[k]:
+                    a, b = corpo[k].split(":", 1)
+                    op[a.strip()] = b.strip()
+                k += 1
+            k += 1
+        else:
+            while k < len(corpo):
+                m = re.match(r"^:([\w-]+):\s*(.*)$", corpo[k])
+                if not m:
+                    break
+                op[m.group(1)] = m.group(2)
+                k += 1
+        return op, corpo[k:]
+
+    def diretiva(self, cerca: str, info: str, corpo: list[str]) -> list[str]:
+        md = _DIRETIVA.match(info)
+        if not md:  # cerca comum: bloco de código, fica igual
+            return [f"```{info}", *corpo, "```"]
+        nome, arg = md.group("nome"), md.group("arg").strip()
+        op, conteudo = self.opcoes(corpo)
+        if nome in CODIGO:
+            return [f"```{arg}", *conteudo, "```"]
+        if nome in SOMEM:
+            return []
+        if nome in ("glue", "glue:", "glue:any", "glue:math", "glue:md", "glue:figure"):
+            chave = arg
+            try:
+                data = self.c.pega(chave, None)
+            except ErroNotebook as e:
+                self.avisos.append(str(e))
+                return [f"**[{chave}?]**"]
+            if nome == "glue:math":
+                return ["", "$$", latex_nu(_t(data.get("text/latex", ""))), "$$", ""]
+            if nome == "glue:md":
+                return ["", _t(data.get("text/markdown", "")), ""]
+            if nome == "glue:figure":
+                legenda = " ".join(x.strip() for x in conteudo if x.strip())
+                legenda = self.inline(legenda) if legenda else ""
+                img = self.c.imagem(chave, data, op.get("alt", ""))
+                if not img:
+                    img = self.valor_any(chave, data, inline=False)
+                return ["", img, "", *( [f"*{legenda}*", ""] if legenda else [])]
+            return ["", self.valor_any(chave, data, inline=False), ""]
+        if nome == "math":
+            return ["", "$$", *conteudo, "$$", ""]
+        if nome == "widget":
+            return ["", f"> **Widget interativo** (`{arg}`): ele roda no navegador, na "
+                        f"[página do livro]({self.url_pagina(self.c.doc)}).", ""]
+        if nome == "raw":
+            return ["", *conteudo, ""] if "html" in arg else []
+        if nome in ("figure", "image"):
+            alvo = arg if re.match(r"^[a-z]+://", arg) else (
+                self.url_site + posixpath.normpath(posixpath.join(posixpath.dirname(self.c.doc), arg)))
+            legenda = " ".join(x.strip() for x in conteudo if x.strip())
+            return ["", f"![{op.get('alt', legenda)}]({alvo})", *( ["", f"*{self.inline(legenda)}*"] if legenda else []), ""]
+        dentro = self.blocos(conteudo)
+        if nome == "dropdown" or "dropdown" in op.get("class", "") or "dropdown" in op.get("class_", ""):
+            titulo = self.inline(arg) if arg else "Mostrar"
+            return ["", f"<details><summary>{titulo}</summary>", "", *dentro, "", "</details>", ""]
+        if nome in TITULOS or nome == "admonition":
+            titulo = self.inline(arg) if (nome == "admonition" and arg) else TITULOS.get(nome, "Nota")
+            if nome != "admonition" and arg:
+                dentro = [self.inline(arg), ""] + dentro
+            return ["", f"> **{titulo}**", ">", *[("> " + x) if x else ">" for x in dentro], ""]
+        if nome in ("tab-item", "card", "grid-item-card", "exercise", "solution", "topic", "sidebar"):
+            cab = [f"**{self.inline(arg)}**", ""] if arg else []
+            return ["", *cab, *dentro, ""]
+        return ["", *dentro, ""]  # tab-set, grid, container, div...: só o conteúdo
+
+
+# ---------------------------------------------------------------------------
+# O notebook
+# ---------------------------------------------------------------------------
+_IMPORT_GLUE = re.compile(r"^(?P<ind>[ \t]*)from myst_nb import glue[ \t]*(#.*)?$", re.M)
+_CAMINHO_LAB = re.compile(r"""os\.path\.abspath\(\s*(['"])\.\./lab/?\1\s*\)""")
+
+
+def _literal(texto: str) -> str:
+    """Um literal Python de string com três aspas, exato e legível."""
+    s = texto.replace("\\", "\\\\").replace("'''", "\\'\\'\\'")
+    return "'''" + s + "'''"
+
+
+_ARQ_LAB = re.compile(r"""(['"])\.\./lab/([\w.\-]+)\1""")
+
+
+def _importados(codigo: str) -> set:
+    try:
+        arvore = ast.parse(codigo)
+    except SyntaxError:
+        arvore = None
+    if arvore is None:
+        try:  # linhas de mágica do IPython (%, !) viram comentário
+            arvore = ast.parse("\n".join(("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln
+                                         for ln in codigo.splitlines()))
+        except SyntaxError:
+            arvore = None
+    if arvore is None:
+        return set(re.findall(r"^\s*(?:from|import)\s+(\w+)", codigo, re.M))
+    nomes = set()
+    for no in ast.walk(arvore):
+        if isinstance(no, ast.Import):
+            nomes |= {a.name.split(".")[0] for a in no.names}
+        elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
+            nomes.add(no.module.split(".")[0])
+    return nomes
+
+
+def arquivos_do_lab(codigos: list[str], lab: Path) -> list[str]:
+    """Os arquivos de lab/ de que o notebook precisa: brinquedo e formato, os módulos
+    importados (e os que eles importam) e os arquivos abertos como "../lab/nome"."""
+    modulos = {p.stem for p in lab.glob("*.py")}
+    precisa = set(LAB)
+    for c in codigos:
+        precisa |= {m.group(2) for m in _ARQ_LAB.finditer(c) if (lab / m.group(2)).is_file()}
+    fila = list(codigos) + [(lab / a).read_text(encoding="utf-8") for a in LAB]
+    while fila:
+        for nome in _importados(fila.pop()) & modulos:
+            if nome + ".py" not in precisa:
+                precisa.add(nome + ".py")
+                fila.append((lab / (nome + ".py")).read_text(encoding="utf-8"))
+    return [*LAB, *sorted(precisa - set(LAB))]
+
+
+def celula_preparo(lab: Path, nomes=LAB) -> str:
+    arquivos = ",\n".join(f"    {nome!r}: {_literal((lab / nome).read_text(encoding='utf-8'))}"
+                          for nome in nomes)
+    return f'''# Preparação: este notebook roda sozinho, sem o repositório do livro.
+# Grava o brinquedo (brinquedo.py), o formatador (formato.py) e os outros arquivos de lab/
+# que a página usa na pasta de trabalho, se ainda não estiverem lá, e define um `glue`
+# reserva para quando o myst-nb
+# (a ferramenta que monta o livro) não está instalado.
+import os
+import sys
+
+_ARQUIVOS = {{
+{arquivos},
+}}
+for _nome, _texto in _ARQUIVOS.items():
+    if not os.path.exists(_nome):
+        with open(_nome, "w", encoding="utf-8") as _f:
+            _f.write(_texto)
+    else:
+        with open(_nome, encoding="utf-8") as _f:
+            if _f.read() != _texto:
+                print(f"Aviso: já existe um {{_nome}} diferente do livro aqui; o notebook usa esse.")
+if os.path.abspath(".") not in sys.path:
+    sys.path.insert(0, os.path.abspath("."))
+
+try:
+    from myst_nb import glue
+except ImportError:
+    def glue(nome, valor, display=True):
+        """No livro, glue cola `valor` no texto. Aqui ele só mostra o valor, se display=True."""
+        if display:
+            from IPython.display import display as _mostra
+            _mostra(valor)
+'''
+
+
+def ajusta_codigo(src: str) -> str:
+    src = _IMPORT_GLUE.sub(
+        lambda m: (f"{m['ind']}try:\n{m['ind']}    from myst_nb import glue\n"
+                   f"{m['ind']}except ImportError:\n{m['ind']}    pass  # o glue reserva da primeira célula"),
+        src)
+    src = _CAMINHO_LAB.sub('os.path.abspath(".")', src)
+    return _ARQ_LAB.sub(lambda m: m.group(1) + m.group(2) + m.group(1), src)
+
+
+def _fonte(c):
+    return "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+
+
+def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
+           url_pagina, url_site: str = "", titulo_livro: str = "",
+           titulo_pagina: str = "") -> tuple[dict, list]:
+    """O notebook executado pelo myst-nb -> (notebook autônomo, avisos)."""
+    nb = json.loads(Path(executado).read_text(encoding="utf-8"))
+    precisa = arquivos_do_lab([_fonte(c) for c in nb["cells"] if c["cell_type"] == "code"], lab)
+    col = Colados(pasta_exec, docname)
+    conv = Conversor(col, url_pagina, url_site)
+    celulas = []
+    for c in nb["cells"]:
+        c = copy.deepcopy(c)
+        c.pop("id", None)
+        tags = set(c.get("metadata", {}).get("tags", []) or [])
+        if c["cell_type"] == "markdown":
+            col.anexos = {}
+            c["source"] = conv.markdown(_fonte(c))
+            if col.anexos:
+                c["attachments"] = col.anexos
+            if not c["source"].strip():
+                continue
+        elif c["cell_type"] == "code":
+            c["source"] = ajusta_codigo(_fonte(c))
+            meta = c.setdefault("metadata", {})
+            if tags & {"remove-cell", "remove-input", "hide-input", "hide-cell"}:
+                meta.setdefault("jupyter", {})["source_hidden"] = True
+            if tags & {"remove-cell", "remove-output"}:
+                # o leitor do site não vê essas saídas (ex.: a figura antes de ser colada)
+                c["outputs"], c["execution_count"] = [], None
+            if "hide-output" in tags:
+                meta.setdefault("jupyter", {})["outputs_hidden"] = True
+        elif c["cell_type"] == "raw":
+            continue
+        celulas.append(c)
+
+    url = url_pagina(docname)
+    aviso = {
+        "cell_type": "markdown", "metadata": {},
+        "source": (f"> Notebook da página [{titulo_pagina or docname.split('/')[-1]}]({url}) do livro "
+                   f"*{titulo_livro or 'Transformers: do texto ao próximo token'}*. "
+                   "Rode as células em ordem: a primeira grava o módulo do brinquedo "
+                   f"e o que mais a página usa ({', '.join(f'`{a}`' for a in precisa)}) "
+                   "na pasta de trabalho."),
+    }
+    preparo = {
+        "cell_type": "code", "execution_count": None, "outputs": [],
+        "metadata": {"tags": ["preparacao"], "jupyter": {"source_hidden": True}},
+        "source": celula_preparo(lab, precisa),
+    }
+    # o título (primeira célula de markdown com "# ") fica no topo
+    pos = 1 if celulas and celulas[0]["cell_type"] == "markdown" and _fonte(celulas[0]).lstrip().startswith("# ") else 0
+    celulas[pos:pos] = [aviso, preparo]
+    for k, c in enumerate(celulas, 1):
+        c["id"] = f"celula-{k:02d}"
+        if isinstance(c.get("source"), str):
+            c["source"] = c["source"].splitlines(keepends=True)
+    meta = {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    }
+    novo = {"cells": celulas, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}
+    return novo, conv.avisos
+
+
+# ---------------------------------------------------------------------------
+# Sphinx
+# ---------------------------------------------------------------------------
+def _repo(app):
+    opts = app.config.html_theme_options or {}
+    url = (opts.get("repository_url") or "").strip().rstrip("/")
+    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?$", url)
+    return (m.group(1), m.group(2)) if m else (None, None)
+
+
+def url_do_site(app) -> str:
+    base = (getattr(app.config, "html_baseurl", "") or "").strip()
+    if base:
+        return base.rstrip("/") + "/"
+    org, repo = _repo(app)
+    if org:
+        if repo.lower() == f"{org.lower()}.github.io":
+            return f"https://{repo}/"
+        return f"https://{org}.github.io/{repo}/"
+    return ""
+
+
+def caminho_notebook(docname: str) -> str:
+    return f"{PASTA}/{docname}.ipynb"
+
+
+def url_colab(app, docname: str) -> str | None:
+    org, repo = _repo(app)
+    if not org:
+        return None
+    return (f"https://colab.research.google.com/github/{org}/{repo}/blob/"
+            f"{app.config.livro_ramo_publicado}/{caminho_notebook(docname)}")
+
+
+def _executado(app, pagename) -> Path | None:
+    if not hasattr(app, "builder") or app.builder.format != "html":
+        return None
+    if pagename not in app.env.all_docs:
+        return None
+    if "kernelspec" not in app.env.metadata.get(pagename, {}):
+        return None
+    p = Path(app.outdir).parent / "jupyter_execute" / (pagename + ".ipynb")
+    return p if p.exists() else None
+
+
+def na_pagina(app, pagename, templatename, context, doctree):
+    from sphinx.util import logging
+    log = logging.getLogger(__name__)
+    executado = _executado(app, pagename)
+    if executado is None:
+        return
+    site = url_do_site(app)
+
+    def url_pagina(doc):
+        return f"{site}{doc}.html" if site else f"{doc}.html"
+
+    try:
+        nb, avisos = montar(executado, Path(app.outdir).parent / "jupyter_execute",
+                            pagename, Path(app.srcdir) / "lab", url_pagina, site,
+                            getattr(app.config, "html_title", "") or app.config.project,
+                            html.unescape(re.sub(r"<[^>]+>", "", context.get("title", ""))))
+    except Exception as e:  # um notebook que não se monta é um erro do build
+        log.warning(f"notebook de {pagename}: {e!r}", type="livro", subtype="notebook")
+        return
+    for a in avisos:
+        log.warning(f"notebook de {pagename}: {a}", type="livro", subtype="notebook")
+    destino = Path(app.outdir) / caminho_notebook(pagename)
+    destino.parent.mkdir(parents=True, exist_ok=True)
+    destino.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+    pathto = context["pathto"]
+    botoes = context.get("header_buttons")
+    if botoes is None:
+        return
+    nome = pagename.split("/")[-1] + ".ipynb"
+    baixar = {
+        "type": "link", "url": pathto(caminho_notebook(pagename), 1), "text": ".ipynb",
+        "icon": "fas fa-code", "tooltip": "Baixar o notebook (roda sozinho)",
+        "label": "download-notebook-button",
+    }
+    for b in botoes:
+        if b.get("label") == "download-buttons":
+            b["buttons"] = [x for x in b["buttons"] if x.get("label") != "download-notebook-button"]
+            b["buttons"].insert(0, baixar)
+            break
+    colab = url_colab(app, pagename)
+    if colab:
+        # um botão direto (o logo do Colab) na barra da página, antes do menu de download
+        botao = {
+            "type": "link", "url": colab, "tooltip": "Abrir no Colab", "text": "Colab",
+            "icon": "_static/images/logo_colab.png", "label": "colab-button",
+            "classes": "pst-navbar-icon",
+        }
+        botoes[:] = [b for b in botoes if b.get("label") not in ("launch-buttons", "colab-button")]
+        # o tema só dimensiona logos dentro de menus: aqui o logo fica do tamanho dos ícones
+        context["metatags"] = context.get("metatags", "") + (
+            "\n<style>.btn-colab-button img{height:1.4em;width:auto;vertical-align:-0.3em}.btn-colab-button .btn__text-container{margin-left:.25em;font-size:.85em}</style>")
+        pos = next((k for k, b in enumerate(botoes) if b.get("label") == "download-buttons"), 0)
+        botoes.insert(pos, botao)
+
+
+def setup(app):
+    app.add_config_value("livro_ramo_publicado", RAMO_PUBLICADO, "html")
+    # depois do sphinx-book-theme (prioridade 501), que monta os botões do cabeçalho
+    app.connect("html-page-context", na_pagina, priority=502)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

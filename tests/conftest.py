@@ -1,0 +1,25 @@
+"""Peças comuns dos testes: onde fica o repositório e o build (`make book` o cria)."""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+RAIZ = Path(__file__).resolve().parents[1]
+# LIVRO_BUILD: testar outro build (ex.: um build parcial numa pasta temporária)
+BUILD = Path(os.environ.get("LIVRO_BUILD", RAIZ / "_build"))
+EXT = RAIZ / "book" / "_ext"
+if str(EXT) not in sys.path:
+    sys.path.insert(0, str(EXT))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "lento: reconstrói páginas do livro (dezenas de segundos)")
+
+
+@pytest.fixture(scope="session")
+def build():
+    """A pasta _build de um `make book` já feito (os testes não constroem o livro inteiro)."""
+    if not (BUILD / "jupyter_execute").is_dir() or not (BUILD / "html").is_dir():
+        pytest.fail("Falta o build do livro: rode `make book` (o `make test` já roda).")
+    return BUILD
