@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test setup lock bench serve limpa chromium
+.PHONY: book test setup lock bench bench-widgets serve limpa chromium
 
 ## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
 .venv/.pronto: requirements.txt
@@ -50,6 +50,10 @@ lock:
 
 bench: setup
 	$(PY) dev/bench_build.py
+
+## Widgets: navegação → Python pronto, primeira resposta, respostas seguintes, bytes antes da interação.
+bench-widgets: book chromium
+	node dev/bench_widgets.mjs $(HTML)
 
 limpa:
 	rm -rf _build

@@ -2,7 +2,9 @@
 
 - MathJax (npm `mathjax`), para a matemática funcionar sem internet;
 - o runtime do Pyodide (npm `pyodide`), para os widgets;
-- o módulo do brinquedo e o formatador, que os widgets importam no navegador.
+- os arquivos Python que os widgets importam no navegador: o brinquedo, o
+  formatador, o adaptador dos widgets e as contas de arquitetura (os mesmos
+  arquivos que o build usa; nada é reescrito em JavaScript).
 """
 import shutil
 import sys
@@ -11,6 +13,8 @@ from pathlib import Path
 RAIZ = Path(__file__).resolve().parents[2]
 PYODIDE = ["pyodide.js", "pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
            "python_stdlib.zip", "pyodide-lock.json"]
+# O que o worker dos widgets (book/_static/widgets/worker.mjs) busca em _static/lab/.
+LAB = ["brinquedo.py", "formato.py", "widgets_api.py", "arquitetura.py"]
 
 
 def copia(saida: Path):
@@ -28,7 +32,7 @@ def copia(saida: Path):
         shutil.copy2(py / nome, destino / nome)
     lab = static / "lab"
     lab.mkdir(exist_ok=True)
-    for nome in ("brinquedo.py", "formato.py"):
+    for nome in LAB:
         shutil.copy2(RAIZ / "lab" / nome, lab / nome)
     (saida / ".nojekyll").write_text("")
 

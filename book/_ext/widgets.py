@@ -1,10 +1,27 @@
-"""Diretiva {widget}: marca o lugar de um widget Pyodide numa página.
+"""Diretiva {widget}: um widget Pyodide numa página.
 
     ```{widget} tokens
     ```
+
+No build, a diretiva chama `lab/widgets_api.py` (o mesmo arquivo que o
+navegador roda no Pyodide) e põe na página os controles e os números do
+estado inicial: quem lê sem JavaScript vê o widget parado, mas com os
+números certos. As páginas com widget, e só elas, ganham
+`_static/widgets/widgets.js` (o carregador) e `widgets.css`.
 """
+import os
+import sys
+
 from docutils import nodes
 from docutils.parsers.rst import Directive
+
+LAB = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "lab"))
+if LAB not in sys.path:
+    sys.path.insert(0, LAB)
+
+import widgets_api  # noqa: E402
+
+MARCA = 'class="livro-widget"'
 
 
 class WidgetDirective(Directive):
@@ -13,10 +30,29 @@ class WidgetDirective(Directive):
 
     def run(self):
         nome = self.arguments[0]
-        html = (f'<div class="livro-widget" data-widget="{nome}">'
-                f'<p class="livro-widget-aviso">Widget interativo: {nome} (em construção).</p></div>')
+        if nome not in widgets_api.WIDGETS:
+            erro = self.state_machine.reporter.error(
+                f"widget desconhecido: {nome!r} (conhecidos: {', '.join(widgets_api.WIDGETS)})",
+                line=self.lineno)
+            return [erro]
+        doc = self.state.document
+        contagem = getattr(doc, "livro_widgets", 0) + 1
+        doc.livro_widgets = contagem
+        inst = f"widget-{nome}" + (f"-{contagem}" if contagem > 1 else "")
+        html = widgets_api.widget_html(nome, inst)
         return [nodes.raw("", html, format="html")]
+
+
+def _por_pagina(app, pagename, templatename, context, doctree):
+    """Carrega o JS e o CSS dos widgets só nas páginas que têm widget."""
+    if doctree is None:
+        return
+    if any(MARCA in n.astext() for n in doctree.findall(nodes.raw)):
+        app.add_css_file("widgets/widgets.css")
+        app.add_js_file("widgets/widgets.js", defer="defer")
 
 
 def setup(app):
     app.add_directive("widget", WidgetDirective)
+    app.connect("html-page-context", _por_pagina)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

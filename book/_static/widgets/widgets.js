@@ -1,0 +1,214 @@
+// Os widgets do livro, lado do navegador.
+//
+// Só liga os controles a um Web Worker (worker.mjs) que roda o Python do
+// livro no Pyodide: toda conta e todo número vêm de lab/widgets_api.py, o
+// mesmo arquivo que a diretiva {widget} chama no build. A página já vem com
+// os números do build; este arquivo só os troca quando o Python responde.
+//
+// Script clássico (não módulo) de propósito: aberta como arquivo (file://), a
+// página não roda módulos, mas roda este aviso.
+//
+// Configuração opcional (testes e benchmark), antes de carregar a página:
+//   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", limiteMs: 30000 }
+(() => {
+"use strict";
+const AQUI = document.currentScript ? document.currentScript.src : location.href;
+const CFG = Object.assign({ modo: "visivel", limiteMs: 30000, margem: "300px" }, globalThis.LIVRO_WIDGETS);
+const widgets = [...document.querySelectorAll(".livro-widget")];
+const medidas = { inicio: null, pronto: null, respostas: [] };
+globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado };
+
+let worker = null;
+let estado = "parado"; // parado | carregando | pronto | falhou
+let seq = 0;
+const emEspera = new Map(); // id do pedido -> widget
+
+function status(w, texto, tipo) {
+  const s = w.querySelector(".lw-status");
+  s.textContent = texto;
+  s.dataset.tipo = tipo;
+}
+
+function erro(w, texto) {
+  const e = w.querySelector(".lw-erro");
+  e.textContent = texto || "";
+  e.hidden = !texto;
+  w.querySelector(".lw-saida").classList.toggle("lw-velho", Boolean(texto));
+}
+
+function todos(texto, tipo) {
+  for (const w of widgets) status(w, texto, tipo);
+}
+
+function campos(form) {
+  const c = {};
+  for (const el of form.elements) {
+    if (!el.name || el.type === "range" && el.dataset.espelho) continue;
+    if (el.type === "checkbox") c[el.name] = el.checked;
+    else if (el.type === "radio") { if (el.checked) c[el.name] = el.value; }
+    else c[el.name] = el.value;
+  }
+  return c;
+}
+
+function aplicar(form, c, enviados) {
+  // Só o que o Python mudou: um campo que o leitor segue editando fica como está.
+  for (const [nome, valor] of Object.entries(c)) {
+    const el = form.elements[nome];
+    if (!el || (enviados && nome in enviados && enviados[nome] === valor)) continue;
+    if (el instanceof RadioNodeList) el.value = String(valor);
+    else if (el.type === "checkbox") el.checked = Boolean(valor);
+    else if (el.value !== String(valor)) el.value = String(valor);
+  }
+  for (const r of form.querySelectorAll("input[type=range][data-espelho]")) {
+    const v = Number(String(form.elements[r.dataset.espelho].value).replace(",", "."));
+    if (Number.isFinite(v)) r.value = String(v);
+  }
+}
+
+function pedir(w, acao) {
+  // Um pedido por vez em cada widget; ações entram na fila, edições se fundem.
+  const f = w._fila;
+  if (!acao && f.length && !f[f.length - 1].acao) f[f.length - 1].t0 = performance.now();
+  else f.push({ acao: acao || null, t0: performance.now() });
+  w.dataset.ocupado = "1";
+  if (estado === "parado") iniciar();
+  bombear(w);
+}
+
+function bombear(w) {
+  if (estado === "pronto" && !w._emVoo && !w._fila.length) w.dataset.ocupado = "0";
+  if (estado !== "pronto" || w._emVoo || !w._fila.length) return;
+  const item = w._fila.shift();
+  const id = ++seq;
+  item.campos = campos(w._form);
+  w._emVoo = item;
+  emEspera.set(id, w);
+  worker.postMessage({
+    tipo: "chamar", id,
+    pedido: { widget: w.dataset.widget, inst: w.id, campos: item.campos, acao: item.acao },
+  });
+}
+
+function resposta(id, r, pyMs) {
+  const w = emEspera.get(id);
+  emEspera.delete(id);
+  if (!w) return;
+  const item = w._emVoo;
+  w._emVoo = null;
+  if (r.erro) erro(w, r.erro);
+  else {
+    erro(w, "");
+    aplicar(w._form, r.campos || {}, item && item.campos);
+    w.querySelector(".lw-saida").innerHTML = r.html;
+    const desl = new Set(r.desligar || []);
+    for (const bt of w._form.querySelectorAll("button[data-acao]")) bt.disabled = desl.has(bt.dataset.acao);
+  }
+  if (item && item.t0 !== null) {
+    // ms: do evento ao HTML novo no lugar; msQuadro: até o próximo quadro da tela.
+    const m = { widget: w.dataset.widget, acao: item.acao, ms: performance.now() - item.t0, pyMs,
+      depoisDePronto: medidas.pronto !== null && item.t0 >= medidas.pronto };
+    medidas.respostas.push(m);
+    requestAnimationFrame(() => { m.msQuadro = performance.now() - item.t0; });
+  }
+  bombear(w);
+}
+
+function falhar(texto) {
+  estado = "falhou";
+  if (worker) worker.terminate();
+  worker = null;
+  todos(texto + " Os números abaixo são os do build.", "erro");
+  for (const w of widgets) {
+    w.classList.remove("livro-js"); // sem Python, mostra todas as linhas do build
+    for (const el of w._form.elements) el.disabled = true;
+  }
+}
+
+function iniciar() {
+  if (estado !== "parado") return;
+  estado = "carregando";
+  medidas.inicio = performance.now();
+  todos("Carregando Python…", "carregando");
+  const limite = setTimeout(() => {
+    if (estado === "carregando") {
+      falhar(`O Python não carregou em ${Math.round(CFG.limiteMs / 1000)} s. Causa comum: o servidor ` +
+        "manda o .wasm sem o tipo application/wasm, ou a rede está lenta. Recarregue a página para tentar de novo.");
+    }
+  }, CFG.limiteMs);
+  try {
+    worker = new Worker(new URL("worker.mjs", AQUI), { type: "module" });
+  } catch (e) {
+    clearTimeout(limite);
+    falhar(`Este navegador não abriu o worker do Python (${e.message}).`);
+    return;
+  }
+  worker.onerror = (ev) => {
+    clearTimeout(limite);
+    falhar(`O worker do Python falhou (${ev.message || "erro ao carregar o script"}).`);
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.tipo === "pronto") {
+      clearTimeout(limite);
+      estado = "pronto";
+      medidas.pronto = performance.now();
+      todos(`Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
+      for (const w of widgets) {
+        // Se o leitor mexeu antes do Python chegar, a fila já tem o pedido.
+        if (!w._fila.length) w._fila.push({ acao: null, t0: null });
+        bombear(w);
+      }
+    } else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
+    else if (data.tipo === "falhou") {
+      clearTimeout(limite);
+      falhar(data.mensagem);
+    }
+  };
+  worker.postMessage({ tipo: "iniciar", widgets: [...new Set(widgets.map((w) => w.dataset.widget))] });
+}
+
+function preparar(w) {
+  const form = w.querySelector("form");
+  w._form = form;
+  w._fila = [];
+  w._emVoo = null;
+  w.classList.add("livro-js");
+  for (const el of form.elements) el.disabled = false;
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); pedir(w, null); });
+  form.addEventListener("click", (ev) => {
+    const bt = ev.target.closest("button[data-acao]");
+    if (bt) pedir(w, bt.dataset.acao);
+  });
+  form.addEventListener("input", (ev) => {
+    const el = ev.target;
+    if (el.type === "range" && el.dataset.espelho) {
+      form.elements[el.dataset.espelho].value = el.value.replace(".", ",");
+    }
+    if (el.tagName !== "SELECT" || !el.dataset.acao) pedir(w, null);
+  });
+  form.addEventListener("change", (ev) => {
+    if (ev.target.tagName === "SELECT" && ev.target.dataset.acao) pedir(w, ev.target.dataset.acao);
+  });
+  status(w, "Números do build. O Python do navegador carrega quando o widget aparece na tela.", "parado");
+}
+
+if (location.protocol === "file:") {
+  for (const w of widgets) {
+    w.classList.add("livro-sem-servidor");
+    status(w, "Aberto como arquivo (file://), o navegador não deixa o Python carregar. Para usar os " +
+      "widgets, sirva o livro: `make serve` e abra http://127.0.0.1:8000. Os números abaixo são os do build.",
+      "erro");
+  }
+} else if (widgets.length) {
+  widgets.forEach(preparar);
+  if (CFG.modo === "visivel" && "IntersectionObserver" in globalThis) {
+    const obs = new IntersectionObserver((entradas) => {
+      if (entradas.some((e) => e.isIntersecting)) {
+        obs.disconnect();
+        iniciar();
+      }
+    }, { rootMargin: CFG.margem });
+    widgets.forEach((w) => obs.observe(w));
+  }
+}
+})();

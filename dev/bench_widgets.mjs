@@ -1,0 +1,219 @@
+// Benchmark dos widgets (não é teste: mede e imprime; nada falha por tempo).
+//
+//   node dev/bench_widgets.mjs [pasta do site, padrão _build/html] [--json] [--so=widget,widget]
+//
+// Para cada página com widget, num Chromium sem rede servido em 127.0.0.1:
+// - bytes antes de interagir (widget fora da tela): os nossos (widgets.js/.css, a
+//   página), MathJax e o tema, separados; o Pyodide não pode ter carregado;
+// - navegação → Python pronto, frio (cache vazio) e morno (recarregar);
+// - a primeira resposta depois de pronto e as seguintes (evento → HTML novo, e até o
+//   próximo quadro);
+// - "quando carregar": ao aparecer na tela (IntersectionObserver, o padrão) contra no
+//   primeiro uso: quanto o leitor espera do clique à resposta, clicando 2 s depois
+//   de rolar até o widget.
+// Orçamentos (design): 1ª resposta ≤ 100 ms, seguintes ≤ 16 ms, nossos bytes ≤ 50 KB.
+import { gzipSync } from "node:zlib";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { join, relative, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { servir } from "../tests/navegador/servidor.mjs";
+import { launch, bloquearRede } from "../tests/navegador/chromium.mjs";
+
+const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const HTML = resolve(args.find((a) => !a.startsWith("--")) || join(RAIZ, "_build", "html"));
+const JSON_SAIDA = args.includes("--json");
+const SO = (args.find((a) => a.startsWith("--so=")) || "").slice(5).split(",").filter(Boolean);
+const REPETE = 20;
+const ESPERA = 120_000;
+
+if (!existsSync(join(HTML, "_static", "widgets", "widgets.js"))) {
+  console.error(`Sem site com widgets em ${HTML}: rode make book.`);
+  process.exit(2);
+}
+
+// As ações que um leitor faria em cada widget (alternando dois estados). Os eventos são
+// disparados dentro da página: o clique do Playwright ocupa a thread principal por
+// 5–10 ms (medido) e essa espera entraria na conta dos widgets.
+const preencher = (sel, v) => (w) => w.locator(sel).evaluate((el, v) => {
+  el.value = v;
+  el.dispatchEvent(new Event("input", { bubbles: true }));
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+}, v);
+const clicar = (sel) => (w) => w.locator(sel).evaluate((el) => el.click());
+const ACOES = {
+  tokens: [preencher("[name=texto]", "o gato subiu"), preencher("[name=texto]", "o gato")],
+  embeddings: [preencher("[name=posicao]", "2"), preencher("[name=posicao]", "5")],
+  qkv: [preencher("[name=x1]", "1"), preencher("[name=x1]", "-0,5")],
+  mascaras: [clicar("[name=causal]"), clicar("[name=causal]")],
+  bloco: [clicar("[data-acao=avancar]"), clicar("[data-acao=voltar]")],
+  saida: [preencher("[name=T]", "0,5"), preencher("[name=T]", "2")],
+  proximo: [clicar("[data-acao=anexar]"), clicar("[data-acao=recomecar]")],
+  "config-bloco": [preencher("[name=mlp]", "gelu"), preencher("[name=mlp]", "swiglu")],
+  compute: [clicar("[name=inferencia]"), clicar("[name=inferencia]")],
+};
+
+function paginasComWidget() {
+  const achadas = [];
+  const anda = (pasta) => {
+    for (const e of readdirSync(pasta, { withFileTypes: true })) {
+      const p = join(pasta, e.name);
+      if (e.isDirectory()) { if (!e.name.startsWith("_")) anda(p); continue; }
+      if (!e.name.endsWith(".html")) continue;
+      const ws = [...readFileSync(p, "utf8").matchAll(/class="livro-widget" data-widget="([^"]+)"/g)].map((m) => m[1]);
+      if (ws.length) achadas.push({ widgets: ws, pagina: relative(HTML, p).split("\\").join("/") });
+    }
+  };
+  anda(HTML);
+  return achadas.filter((p) => !SO.length || p.widgets.some((w) => SO.includes(w)))
+    .sort((a, b) => a.pagina.localeCompare(b.pagina));
+}
+
+const kb = (n) => (n / 1024).toFixed(1).replace(".", ",");
+const ms = (n) => (n === undefined || n === null ? "—" : n.toFixed(n < 100 ? 1 : 0).replace(".", ","));
+const s = (n) => (n / 1000).toFixed(2).replace(".", ",");
+const mediana = (v) => { const o = [...v].sort((a, b) => a - b); return o[Math.floor(o.length / 2)]; };
+const p95 = (v) => { const o = [...v].sort((a, b) => a - b); return o[Math.min(o.length - 1, Math.floor(o.length * 0.95))]; };
+
+function classe(url) {
+  const p = new URL(url).pathname;
+  if (p.includes("/_static/widgets/")) return "widgets";
+  if (p.includes("/_static/pyodide/") || p.includes("/_static/lab/")) return "pyodide";
+  if (p.includes("/_static/mathjax/")) return "mathjax";
+  if (p.endsWith(".html")) return "página";
+  return "tema";
+}
+
+async function bytesAntes(navegador, url) {
+  // Widget fora da tela, nenhuma interação: o que a página baixa sozinha.
+  const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+  await bloquearRede(ctx);
+  const pg = await ctx.newPage();
+  const soma = {};
+  const gz = {};
+  pg.on("response", async (r) => {
+    try {
+      const corpo = await r.body();
+      const c = classe(r.url());
+      soma[c] = (soma[c] || 0) + corpo.length;
+      gz[c] = (gz[c] || 0) + gzipSync(corpo).length;
+    } catch { /* redirecionamentos e afins */ }
+  });
+  await pg.goto(url, { waitUntil: "networkidle" });
+  await pg.waitForTimeout(1500);
+  const estado = await pg.evaluate(() => globalThis.livroWidgets?.estado());
+  await ctx.close();
+  return { soma, gz, estado };
+}
+
+async function carregar(ctx, url, modo = "visivel", nome = null) {
+  const pg = await ctx.newPage();
+  if (modo !== "visivel") await pg.addInitScript((m) => { globalThis.LIVRO_WIDGETS = { modo: m }; }, modo);
+  await pg.goto(url);
+  const w = pg.locator(nome ? `.livro-widget[data-widget="${nome}"]` : ".livro-widget").first();
+  await w.scrollIntoViewIfNeeded();
+  return { pg, w };
+}
+
+async function esperarPronto(pg) {
+  await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
+    { timeout: ESPERA });
+  const m = await pg.evaluate(() => ({ ...globalThis.livroWidgets.medidas, estado: globalThis.livroWidgets.estado() }));
+  if (m.estado !== "pronto") throw new Error("o Python não carregou");
+  return m;
+}
+
+async function sossegar(w) {
+  await w.page().waitForFunction((el) => el.dataset.ocupado === "0", await w.elementHandle(), { timeout: 10_000 });
+  await w.page().evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0))));
+}
+
+async function respostas(pg, w, nome) {
+  const acoes = ACOES[nome];
+  await sossegar(w);
+  const antes = await pg.evaluate(() => globalThis.livroWidgets.medidas.respostas.length);
+  for (let i = 0; i < REPETE + 1; i++) {
+    await acoes[i % 2](w);
+    await sossegar(w);
+  }
+  const r = await pg.evaluate((n) => globalThis.livroWidgets.medidas.respostas.slice(n), antes);
+  return { primeira: r[0], depois: r.slice(1) };
+}
+
+async function cliqueAteResposta(navegador, url, nome, modo) {
+  // O leitor rola até o widget, lê por 2 s e usa: quanto espera do clique à resposta?
+  const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+  await bloquearRede(ctx);
+  try {
+    const { pg, w } = await carregar(ctx, url, modo, nome);
+    await pg.waitForTimeout(2000);
+    const t0 = Date.now();
+    await ACOES[nome][0](w);
+    await pg.waitForFunction((el) => el.dataset.ocupado === "0", await w.elementHandle(), { timeout: ESPERA });
+    return Date.now() - t0;
+  } finally {
+    await ctx.close();
+  }
+}
+
+const servidor = await servir(HTML);
+const navegador = await launch();
+const resultados = [];
+try {
+  for (const { widgets, pagina } of paginasComWidget()) {
+    const url = servidor.url + pagina;
+    const bytes = await bytesAntes(navegador, url);
+    const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+    await bloquearRede(ctx);
+    let { pg, w } = await carregar(ctx, url);
+    const frio = await esperarPronto(pg);
+    await pg.close();
+    ({ pg, w } = await carregar(ctx, url));
+    const morno = await esperarPronto(pg);
+    for (const widget of new Set(widgets)) {
+      const wl = pg.locator(`.livro-widget[data-widget="${widget}"]`).first();
+      await wl.scrollIntoViewIfNeeded();
+      const resp = await respostas(pg, wl, widget);
+      resultados.push({ widget, pagina, bytes, frio, morno, resp });
+      if (!JSON_SAIDA) process.stderr.write(`  ${widget}: pronto ${s(frio.pronto)} s frio\n`);
+    }
+    await ctx.close();
+  }
+  // Quando carregar: medido numa página só (a do bloco, ou a primeira).
+  const alvo = paginasComWidget().find((p) => p.widgets.includes("bloco")) || paginasComWidget()[0];
+  const nomeAlvo = alvo.widgets.includes("bloco") ? "bloco" : alvo.widgets[0];
+  const quando = {
+    pagina: alvo.pagina,
+    visivel: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "visivel"),
+    uso: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "uso"),
+  };
+
+  if (JSON_SAIDA) {
+    console.log(JSON.stringify({ resultados, quando }, null, 1));
+  } else {
+    console.log("\nWidgets: tempos (ms, a partir da navegação) e bytes (KB, sem compressão / gzip)\n");
+    console.log("widget        | pronto frio | pronto morno | carga frio | 1ª resposta | seguintes mediana / p95 (quadro p95) | Python mediana | nossos KB antes (gzip) | página | MathJax | tema | Pyodide antes?");
+    console.log("--------------|-------------|--------------|------------|-------------|--------------------------------------|----------------|------------------------|--------|---------|------|---------------");
+    for (const r of resultados) {
+      const dep = r.resp.depois.map((x) => x.ms);
+      const quadro = r.resp.depois.map((x) => x.msQuadro).filter((x) => x !== undefined);
+      const b = r.bytes;
+      console.log([
+        r.widget.padEnd(13), ms(r.frio.pronto).padStart(11), ms(r.morno.pronto).padStart(12),
+        ms(r.frio.pronto - r.frio.inicio).padStart(10), ms(r.resp.primeira?.ms).padStart(11),
+        `${ms(mediana(dep))} / ${ms(p95(dep))} (${ms(quadro.length ? p95(quadro) : undefined)})`.padStart(36),
+        ms(mediana(r.resp.depois.map((x) => x.pyMs))).padStart(14),
+        `${kb(b.soma.widgets || 0)} (${kb(b.gz.widgets || 0)})`.padStart(22),
+        kb(b.soma["página"] || 0).padStart(6), kb(b.soma.mathjax || 0).padStart(7), kb(b.soma.tema || 0).padStart(4),
+        (b.soma.pyodide ? `sim, ${kb(b.soma.pyodide)}` : "não").padStart(13),
+      ].join(" | "));
+    }
+    console.log(`\nQuando carregar (${quando.pagina}, clique 2 s depois de rolar até o widget):`);
+    console.log(`  ao aparecer na tela (padrão): ${ms(quando.visivel)} ms do clique à resposta`);
+    console.log(`  no primeiro uso:              ${ms(quando.uso)} ms do clique à resposta`);
+    console.log("\nOrçamentos: 1ª resposta ≤ 100 ms; seguintes ≤ 16 ms; nossos bytes antes de interagir ≤ 50 KB.");
+  }
+} finally {
+  await navegador.close();
+  await servidor.fechar();
+}

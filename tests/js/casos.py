@@ -1,0 +1,115 @@
+"""Os casos que o teste roda duas vezes: no CPython do .venv e no Pyodide (Node).
+
+`casos()` devolve um JSON com as saídas do brinquedo, do formatador, das contas de
+arquitetura e do adaptador dos widgets; tests/js/pyodide.test.mjs compara os dois.
+Nenhum número esperado fica aqui: a referência é o CPython, calculada na hora.
+"""
+import json
+import math
+
+import arquitetura as arq
+import brinquedo as b
+import formato as f
+import widgets_api as w
+
+
+def _limpa(x):
+    """JSON estrito: ±∞ viram texto; tuplas viram listas."""
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if isinstance(x, dict):
+        return {str(k): _limpa(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_limpa(v) for v in x]
+    return x
+
+
+def _erro(fn, *a, **k):
+    try:
+        return {"ok": _limpa(fn(*a, **k))}
+    except ValueError as e:
+        return {"erro": type(e).__name__, "msg": str(e)}
+
+
+PEDIDOS = [
+    {"widget": nome} for nome in w.WIDGETS
+] + [
+    {"widget": "tokens", "campos": {"texto": "o gato subiu no telhado."}},
+    {"widget": "tokens", "campos": {"texto": "o cachorro"}},
+    {"widget": "tokens", "campos": {"texto": ""}},
+    {"widget": "embeddings", "campos": {"token": "2", "posicao": "2"}},
+    {"widget": "embeddings", "campos": {"token": "99", "posicao": "2"}},
+    {"widget": "qkv", "campos": {"linha": "1"}, "acao": "linha"},
+    {"widget": "qkv", "campos": {"x1": "1", "x2": "1", "x3": "1", "x4": "1"}},
+    {"widget": "qkv", "campos": {"x1": "abc"}},
+    {"widget": "mascaras", "campos": {"causal": False, "cabeca": "2"}},
+    {"widget": "saida", "campos": {"T": "0,5"}},
+    {"widget": "saida", "campos": {"T": "2"}},
+    {"widget": "saida", "campos": {"T": "0"}},
+    {"widget": "saida", "campos": {"T": ""}},
+    {"widget": "bloco", "acao": "tudo"},
+    {"widget": "bloco", "acao": "caso:linha2x10"},
+    {"widget": "bloco", "acao": "caso:ultimo"},
+    {"widget": "bloco", "acao": "caso:sem_atencao"},
+    {"widget": "bloco", "campos": {"x11": "x"}},
+    {"widget": "bloco", "campos": {"x23": ""}},
+    {"widget": "proximo", "acao": "anexar"},
+    {"widget": "proximo", "campos": {"u": "0,8"}, "acao": "anexar"},
+    {"widget": "proximo", "acao": "preset:guloso"},
+    {"widget": "proximo", "acao": "preset:quente"},
+    {"widget": "proximo", "acao": "preset:topk2"},
+    {"widget": "proximo", "campos": {"T": "1", "top_p": "", "u": "", "ids": "0 2 4 5 1 6 10"}},
+    {"widget": "proximo", "campos": {"T": "1", "top_p": "", "u": "", "ids": "0 2 4 5 1 6 10 11"}},
+    {"widget": "proximo", "campos": {"T": "0"}},
+    {"widget": "proximo", "campos": {"top_p": "0"}},
+    {"widget": "proximo", "campos": {"k": "13"}},
+    {"widget": "proximo", "campos": {"T": "quente"}},
+    {"widget": "config-bloco", "acao": "preset:2017"},
+    {"widget": "config-bloco", "acao": "preset:2019"},
+    {"widget": "config-bloco", "campos": {"atencao": "mha", "mlp": "gelu", "vieses": True}},
+    {"widget": "compute", "campos": {"logC": "24", "logN": "11", "ajuste": "hoffmann"}},
+    {"widget": "compute", "campos": {"inferencia": True, "logS": "14"}},
+]
+
+
+def casos():
+    r = {}
+    m = b.modelo(b.IDS_PROMPT)
+    r["modelo"] = _limpa(m)
+    r["modelo_sem_atencao"] = _limpa(b.modelo(b.IDS_PROMPT, com_atencao=False))
+    r["modelo_sem_mascara"] = _limpa(b.modelo(b.IDS_PROMPT, causal=False))
+    r["perdas"] = b.perdas(b.IDS_PROMPT)
+    z = m["z"][-1]
+    for nome, cfg in {"curso": dict(T=0.7, top_p=0.9, u=0.5), "u08": dict(T=0.7, top_p=0.9, u=0.8),
+                      "topk2": dict(T=1.0, k=2, u=0.5), "quente": dict(T=2.0, u=0.5), "guloso": {},
+                      "topp_T1": dict(T=1.0, top_p=0.9)}.items():
+        r[f"escolher_{nome}"] = _limpa(b.escolher(z, **cfg))
+    r["gerar"] = _limpa(b.gerar(b.IDS_PROMPT, T=1.0))
+    r["gerar_amostra"] = _limpa(b.gerar(b.IDS_PROMPT, T=0.7, top_p=0.9, us=[0.5, 0.8, 0.3]))
+    cache = b.CacheKV()
+    r["cache"] = [_limpa(cache.adiciona(t)) for t in b.IDS_PROMPT + [6]] + [cache.linhas_calculadas]
+    for nome, (x, at) in w.CASOS_BLOCO.items():
+        r[f"mini_{nome}"] = _limpa(b.mini_bloco(x, at))
+    for texto in (b.PROMPT, "o gato subiu no telhado.", "  o   gato ", "o cachorro", "", "   "):
+        r[f"tokenizar[{texto}]"] = _erro(b.tokenizar, texto)
+    for nome, cfg in {"T0": dict(T=0), "p0": dict(top_p=0), "k13": dict(k=13), "u1": dict(u=1)}.items():
+        r[f"valida_{nome}"] = _erro(b.valida_config, **cfg)
+    valores = [0.3951, -0.739, 2.4905, 50257, 1e-9, -0.0004, 1234567.891]
+    r["formato"] = [[f.num(v), f.num(v, 1, sinal=True), f.tex(v), f.casas_min(v), f.pct(v)] for v in valores]
+    r["formato_int"] = [f.inteiro(n) for n in (0, 7, 1000, 50257, 124439808, -7087872)]
+    r["arquitetura"] = {
+        "gpt2": arq.params_gpt2(),
+        "blocos": [arq.params_bloco(4096, 32, kv, mlp, vies, norma)
+                   for kv in (32, 8) for mlp in ("relu", "gelu", "swiglu") for vies in (True, False)
+                   for norma in ("layernorm", "rmsnorm")],
+        "chinchilla": [arq.otimo_chinchilla(10.0 ** e, aj) for e in (21, 23, 25)
+                       for aj in (arq.HOFFMANN_2022, arq.BESIROGLU_2024)],
+        "inferencia": [arq.otimo_com_inferencia_para_compute(1e23, 10.0 ** s) for s in (10, 12, 15)],
+        "cientifico": [arq.cientifico(x) for x in (5.88e23, 1e23, 9.96e22)],
+    }
+    r["widgets"] = [w.responder(dict(p)) for p in PEDIDOS]
+    return json.dumps(_limpa(r), ensure_ascii=False, sort_keys=True)
+
+
+if __name__ == "__main__":
+    print(casos())

@@ -1,0 +1,100 @@
+// O brinquedo no Pyodide (o Python dos widgets) dá os mesmos números que no CPython.
+//
+// Roda offline: o Pyodide vem de node_modules/pyodide. A referência é calculada na
+// hora pelo CPython do projeto (.venv/bin/python) rodando os mesmos casos
+// (tests/js/casos.py); nada de número copiado aqui.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { loadPyodide } from "pyodide";
+
+const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
+const LAB = ["brinquedo.py", "formato.py", "widgets_api.py", "arquitetura.py"];
+const CASOS = join(RAIZ, "tests", "js", "casos.py");
+
+let cpython;
+let pyodide;
+let py;
+
+function rodaCPython() {
+  const codigo = `import sys; sys.path[:0] = [${JSON.stringify(join(RAIZ, "lab"))}, ${JSON.stringify(dirname(CASOS))}]\n` +
+    "import casos; print(casos.casos())";
+  return JSON.parse(execFileSync(PYTHON, ["-c", codigo], { encoding: "utf8", maxBuffer: 64 << 20 }));
+}
+
+before(async () => {
+  assert.ok(existsSync(PYTHON), `falta ${PYTHON}: rode \`make setup\``);
+  cpython = rodaCPython();
+  py = await loadPyodide({ indexURL: join(RAIZ, "node_modules", "pyodide") + "/", stdout: () => {}, stderr: () => {} });
+  py.FS.mkdirTree("/lab");
+  for (const nome of LAB) py.FS.writeFile(`/lab/${nome}`, readFileSync(join(RAIZ, "lab", nome), "utf8"));
+  py.FS.writeFile("/lab/casos.py", readFileSync(CASOS, "utf8"));
+  py.runPython("import sys; sys.path.insert(0, '/lab')");
+  pyodide = JSON.parse(py.runPython("import casos; casos.casos()"));
+});
+
+// Floats: a libm do Pyodide (musl) pode diferir da do CPython no último bit; texto: igual.
+function compara(a, b, caminho, difs) {
+  if (typeof a === "number" && typeof b === "number") {
+    if (!(a === b || Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b)))) difs.push(`${caminho}: ${a} ≠ ${b}`);
+  } else if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) difs.push(`${caminho}: tamanho ${a.length} ≠ ${b.length}`);
+    else a.forEach((x, i) => compara(x, b[i], `${caminho}[${i}]`, difs));
+  } else if (a && b && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    assert.deepEqual(ka, kb, `${caminho}: chaves diferentes`);
+    for (const k of ka) compara(a[k], b[k], `${caminho}.${k}`, difs);
+  } else if (a !== b) difs.push(`${caminho}: ${JSON.stringify(a).slice(0, 200)} ≠ ${JSON.stringify(b).slice(0, 200)}`);
+}
+
+test("o Pyodide é o Python que os widgets usam (3.x, sem pacotes extras)", () => {
+  const versao = py.runPython("import sys; '%d.%d' % sys.version_info[:2]");
+  assert.match(versao, /^3\.\d+$/);
+  assert.equal(py.runPython("import sys; 'numpy' in sys.modules"), false);
+});
+
+test("as mesmas chaves de casos nos dois lados", () => {
+  assert.deepEqual(Object.keys(pyodide).sort(), Object.keys(cpython).sort());
+});
+
+for (const grupo of ["modelo", "modelo_sem_atencao", "modelo_sem_mascara", "perdas", "cache", "gerar",
+  "gerar_amostra", "formato", "formato_int", "arquitetura"]) {
+  test(`Pyodide = CPython: ${grupo}`, () => {
+    const difs = [];
+    compara(pyodide[grupo], cpython[grupo], grupo, difs);
+    assert.deepEqual(difs, []);
+  });
+}
+
+test("Pyodide = CPython: escolher, mini-bloco, tokenizar e valida_config em todos os casos", () => {
+  const chaves = Object.keys(cpython).filter((k) => /^(escolher_|mini_|tokenizar\[|valida_)/.test(k));
+  assert.ok(chaves.length >= 15, "casos demais sumiram");
+  const difs = [];
+  for (const k of chaves) compara(pyodide[k], cpython[k], k, difs);
+  assert.deepEqual(difs, []);
+});
+
+test("Pyodide = CPython: cada resposta dos widgets (HTML e mensagens, caractere a caractere)", () => {
+  assert.equal(pyodide.widgets.length, cpython.widgets.length);
+  cpython.widgets.forEach((esperado, i) => {
+    assert.deepEqual(pyodide.widgets[i], esperado, `pedido ${i}`);
+  });
+});
+
+test("os erros de entrada viram mensagens em português, nunca exceções", () => {
+  const erros = cpython.widgets.filter((r) => r.erro).map((r) => r.erro);
+  assert.ok(erros.length >= 10);
+  for (const e of erros) {
+    assert.doesNotMatch(e, /Traceback|Erro inesperado/);
+  }
+  // As mensagens do próprio módulo chegam ao leitor sem mudança.
+  assert.ok(erros.includes(cpython["valida_T0"].msg));
+  assert.ok(erros.includes(cpython["valida_p0"].msg));
+  assert.ok(erros.includes(cpython["valida_k13"].msg));
+  assert.ok(erros.includes(cpython["tokenizar[o cachorro]"].msg));
+});

@@ -1,0 +1,430 @@
+// Os widgets no site construído, num Chromium sem rede (só 127.0.0.1).
+//
+// Precisa do site pronto (make book; ou LIVRO_HTML=pasta). Cada widget: carrega o
+// Python, responde igual ao CPython (tests/navegador/esperado.py calcula a
+// referência na hora), trata entrada ruim com mensagem, funciona no teclado; nenhum
+// erro de JavaScript nosso no console. Fotos (desktop e celular) numa pasta temporária.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { servir } from "./servidor.mjs";
+import { launch, bloquearRede } from "./chromium.mjs";
+
+const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
+const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
+const FOTOS = mkdtempSync(join(tmpdir(), "livro-widgets-"));
+const ESPERA = 90_000; // carregar o Pyodide numa máquina ocupada
+
+// Mensagens do tema (sphinx-book-theme / pydata), não dos widgets: não contam como erro nosso.
+const DO_TEMA = [/THEBE_JS_URL/, /invalid theme mode/i];
+
+let navegador, servidor, contexto;
+const paginas = new Map(); // widget -> caminho da página
+const bloqueados = [];
+let ref;
+
+function acharPaginas(pasta) {
+  for (const nome of readdirSync(pasta, { withFileTypes: true })) {
+    const p = join(pasta, nome.name);
+    if (nome.isDirectory()) { if (!nome.name.startsWith("_")) acharPaginas(p); continue; }
+    if (!nome.name.endsWith(".html")) continue;
+    for (const m of readFileSync(p, "utf8").matchAll(/class="livro-widget" data-widget="([^"]+)"/g)) {
+      if (!paginas.has(m[1])) paginas.set(m[1], relative(HTML, p).split("\\").join("/"));
+    }
+  }
+}
+
+// Os pedidos que os cenários fazem, na ordem; o CPython responde todos de uma vez.
+const PEDIDOS = {
+  tokens_frase: { widget: "tokens", campos: { texto: "o gato subiu no telhado." } },
+  tokens_fora: { widget: "tokens", campos: { texto: "o cachorro subiu" } },
+  tokens_vazio: { widget: "tokens", campos: { texto: "" } },
+  tokens_teclado: { widget: "tokens", campos: { texto: "o gato" } },
+  emb: { widget: "embeddings", campos: { token: "2", posicao: "2" } },
+  qkv_linha1: { widget: "qkv", campos: { linha: "1" }, acao: "linha" },
+  qkv_letra: { widget: "qkv", campos: { x1: "abc" } },
+  qkv_vazio: { widget: "qkv", campos: { x2: "" } },
+  masc: { widget: "mascaras", campos: { causal: false, cabeca: "2" } },
+  bloco_x10: { widget: "bloco", acao: "caso:linha2x10" },
+  bloco_ultimo: { widget: "bloco", acao: "caso:ultimo" },
+  bloco_sem: { widget: "bloco", acao: "caso:sem_atencao" },
+  bloco_letra: { widget: "bloco", campos: { x11: "a" } },
+  bloco_vazio: { widget: "bloco", campos: { x34: "" } },
+  saida_05: { widget: "saida", campos: { T: "0,5" } },
+  saida_11: { widget: "saida", campos: { T: "1,1" } },
+  saida_0: { widget: "saida", campos: { T: "0" } },
+  saida_vazio: { widget: "saida", campos: { T: "" } },
+  saida_letra: { widget: "saida", campos: { T: "morno" } },
+  prox_T0: { widget: "proximo", campos: { T: "0" } },
+  prox_p0: { widget: "proximo", campos: { top_p: "0" } },
+  prox_k13: { widget: "proximo", campos: { k: "13" } },
+  prox_letra: { widget: "proximo", campos: { u: "meio" } },
+  prox_vazio: { widget: "proximo", campos: { T: "" } },
+  cfg_2017: { widget: "config-bloco", acao: "preset:2017" },
+  cfg_mha: { widget: "config-bloco", campos: { atencao: "mha" } },
+  comp_inf: { widget: "compute", campos: { inferencia: true } },
+  comp_C: { widget: "compute", campos: { logC: "23.5" } },
+};
+
+before(async () => {
+  assert.ok(existsSync(join(HTML, "_static", "widgets", "widgets.js")),
+    `site sem widgets em ${HTML}: rode \`make book\` (ou defina LIVRO_HTML)`);
+  assert.ok(existsSync(join(HTML, "_static", "pyodide", "pyodide.asm.wasm")),
+    `falta o runtime do Python em ${HTML}: rode book/_ext/pos_build.py`);
+  acharPaginas(HTML);
+  const nomes = Object.keys(PEDIDOS);
+  const saida = execFileSync(PYTHON, [join(RAIZ, "tests", "navegador", "esperado.py")],
+    { input: JSON.stringify({ pedidos: nomes.map((n) => PEDIDOS[n]) }), encoding: "utf8" });
+  const { respostas, fatos } = JSON.parse(saida);
+  ref = { fatos, r: Object.fromEntries(nomes.map((n, i) => [n, respostas[i]])) };
+  servidor = await servir(HTML);
+  navegador = await launch();
+  contexto = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+  await bloquearRede(contexto, bloqueados);
+});
+
+after(async () => {
+  await navegador?.close();
+  await servidor?.fechar();
+  console.log(`# fotos dos widgets em ${FOTOS}`);
+});
+
+// ---------------------------------------------------------------------------
+async function abrir(nome, { ctx = contexto, srv = servidor } = {}) {
+  const pg = await ctx.newPage();
+  const erros = [];
+  pg.on("console", (m) => { if (m.type() === "error") erros.push(m.text()); });
+  pg.on("pageerror", (e) => erros.push(`pageerror: ${e.message}`));
+  await pg.goto(srv.url + paginas.get(nome));
+  const w = pg.locator(`.livro-widget[data-widget="${nome}"]`).first();
+  return { pg, w, erros };
+}
+
+async function pronto(pg, w) {
+  await w.scrollIntoViewIfNeeded();
+  await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
+    { timeout: ESPERA });
+  assert.equal(await w.locator(".lw-status").getAttribute("data-tipo"), "pronto",
+    await w.locator(".lw-status").textContent());
+  assert.match(await w.locator(".lw-status").textContent(), /Pronto/);
+  await sossegar(w);
+}
+
+async function sossegar(w) {
+  await w.page().waitForFunction((el) => el.dataset.ocupado === "0", await w.elementHandle(), { timeout: 10_000 });
+}
+
+// O texto que o leitor lê, sem diferença de espaços.
+async function textoSaida(w) {
+  return w.locator(".lw-saida").evaluate((el) => el.textContent.replace(/\s+/g, " ").trim());
+}
+
+async function textoDe(pg, html) {
+  return pg.evaluate((h) => {
+    const t = document.createElement("template");
+    t.innerHTML = h;
+    return t.content.textContent.replace(/\s+/g, " ").trim();
+  }, html);
+}
+
+async function confere(w, chave) {
+  await sossegar(w);
+  const esperado = ref.r[chave];
+  if (esperado.erro) {
+    const e = w.locator(".lw-erro");
+    assert.equal(await e.isVisible(), true, `${chave}: a mensagem de erro não apareceu`);
+    assert.equal((await e.textContent()).trim(), esperado.erro, chave);
+  } else {
+    assert.equal(await w.locator(".lw-erro").isVisible(), false, `${chave}: erro inesperado ` +
+      await w.locator(".lw-erro").textContent());
+    assert.equal(await textoSaida(w), await textoDe(w.page(), esperado.html), chave);
+  }
+}
+
+async function fotos(pg, w, nome) {
+  // Janela alta: a foto do widget sai inteira, sem o cabeçalho fixo do tema por cima.
+  await pg.evaluate(() => document.activeElement?.blur());
+  const alta = async (largura) => {
+    await pg.setViewportSize({ width: largura, height: 900 });
+    const h = await w.evaluate((el) => el.getBoundingClientRect().height);
+    await pg.setViewportSize({ width: largura, height: Math.ceil(h) + 200 });
+  };
+  await alta(1280);
+  await w.scrollIntoViewIfNeeded();
+  await w.screenshot({ path: join(FOTOS, `${nome}-desktop.png`) });
+  await alta(390);
+  // Depois de estreitar a janela, o Chromium pode deixar um contêiner rolado de lado.
+  await pg.evaluate(() => {
+    document.activeElement?.blur();
+    for (const e of document.querySelectorAll("*")) if (e.scrollLeft) e.scrollLeft = 0;
+  });
+  await w.scrollIntoViewIfNeeded();
+  await w.screenshot({ path: join(FOTOS, `${nome}-celular.png`) });
+  const larguraExtra = await pg.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(larguraExtra <= 1, `${nome}: a página rola de lado no celular (${larguraExtra} px)`);
+  await pg.setViewportSize({ width: 1280, height: 900 });
+}
+
+function semErrosNossos(erros) {
+  assert.deepEqual(erros.filter((e) => !DO_TEMA.some((r) => r.test(e))), []);
+}
+
+async function comWidget(nome, corpo) {
+  if (!paginas.has(nome)) throw new Error(`nenhuma página do site tem o widget ${nome}`);
+  const { pg, w, erros } = await abrir(nome);
+  try {
+    const build = await textoSaida(w);
+    await pronto(pg, w);
+    // O Python do navegador refaz o estado inicial: tem de bater com o do build.
+    assert.equal(await textoSaida(w), build, "o Pyodide e o build discordam no estado inicial");
+    await corpo(pg, w);
+    await fotos(pg, w, nome);
+    semErrosNossos(erros);
+  } finally {
+    await pg.close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+test("cada widget do livro está em alguma página", () => {
+  const faltam = ref.fatos.widgets.filter((n) => !paginas.has(n));
+  assert.deepEqual(faltam, [], `sem página: ${faltam.join(", ")}`);
+});
+
+test("tokens: frase, palavra fora do vocabulário, vazio, teclado", async () => {
+  await comWidget("tokens", async (pg, w) => {
+    const campo = w.locator("[name=texto]");
+    await campo.fill("o gato subiu no telhado.");
+    await confere(w, "tokens_frase");
+    await campo.fill("o cachorro subiu");
+    await confere(w, "tokens_fora");
+    await campo.fill("");
+    await confere(w, "tokens_vazio");
+    // Teclado: Tab do campo vai ao botão; Enter no campo envia.
+    await campo.focus();
+    await pg.keyboard.type("o gato");
+    await pg.keyboard.press("Tab");
+    assert.equal(await pg.evaluate(() => document.activeElement.textContent), "Tokenizar");
+    await pg.keyboard.press("Enter");
+    await confere(w, "tokens_teclado");
+  });
+});
+
+test("embeddings: escolher token e posição", async () => {
+  await comWidget("embeddings", async (pg, w) => {
+    await w.locator("[name=token]").selectOption("2");
+    await w.locator("[name=posicao]").selectOption("2");
+    await confere(w, "emb");
+  });
+});
+
+test("qkv: trocar a linha, letras e vazio", async () => {
+  await comWidget("qkv", async (pg, w) => {
+    await w.locator("[name=linha]").selectOption("1");
+    await confere(w, "qkv_linha1");
+    await w.locator("[name=x1]").fill("abc");
+    await confere(w, "qkv_letra");
+    await w.locator("[name=x1]").fill("-1");
+    await w.locator("[name=x2]").fill("");
+    await confere(w, "qkv_vazio");
+  });
+});
+
+test("máscaras: sem máscara, cabeça 2 (pelo teclado)", async () => {
+  await comWidget("mascaras", async (pg, w) => {
+    await w.locator("[name=causal]").focus();
+    await pg.keyboard.press("Space");
+    await sossegar(w);
+    await pg.keyboard.press("Tab");
+    await pg.keyboard.press("ArrowRight"); // rádio: a seta escolhe a cabeça 2
+    await confere(w, "masc");
+  });
+});
+
+test("bloco: avançar linha a linha, os três casos, x com letra ou vazio, teclado", async () => {
+  await comWidget("bloco", async (pg, w) => {
+    const visiveis = () => w.locator(".lw-passo:visible").count();
+    assert.equal(await visiveis(), 1);
+    await w.locator("[data-acao=avancar]").click();
+    await sossegar(w);
+    assert.equal(await visiveis(), 2);
+    // Teclado: Tab de «Voltar» leva a «Avançar»; Enter e Espaço avançam.
+    await w.locator("[data-acao=voltar]").focus();
+    await pg.keyboard.press("Tab");
+    assert.equal(await pg.evaluate(() => document.activeElement.dataset.acao), "avancar");
+    await pg.keyboard.press("Enter");
+    await sossegar(w);
+    await pg.keyboard.press("Space");
+    await sossegar(w);
+    assert.equal(await visiveis(), 4);
+    await w.locator("[data-acao=tudo]").click();
+    await sossegar(w);
+    assert.equal(await visiveis(), 9);
+    assert.match(await textoSaida(w), /A₃ = softmax\(S₃\)/);
+    await w.locator('[data-acao="caso:linha2x10"]').click();
+    await confere(w, "bloco_x10");
+    await w.locator('[data-acao="caso:ultimo"]').click();
+    await confere(w, "bloco_ultimo");
+    await w.locator('[data-acao="caso:sem_atencao"]').click();
+    await confere(w, "bloco_sem");
+    await w.locator('[data-acao="caso:base"]').click();
+    await sossegar(w);
+    await w.locator("[name=x11]").fill("a");
+    await confere(w, "bloco_letra");
+    await w.locator("[name=x11]").fill("-1");
+    await w.locator("[name=x34]").fill("");
+    await confere(w, "bloco_vazio");
+  });
+});
+
+test("saída: temperatura no campo e na faixa (teclado), T = 0, vazio, letras", async () => {
+  await comWidget("saida", async (pg, w) => {
+    const T = w.locator("[name=T]");
+    await T.fill("0,5");
+    await confere(w, "saida_05");
+    await T.fill("1");
+    await sossegar(w);
+    await w.locator("[name=T_faixa]").focus();
+    await pg.keyboard.press("ArrowRight");
+    assert.equal(await T.inputValue(), "1,1");
+    await confere(w, "saida_11");
+    for (const [valor, chave] of [["0", "saida_0"], ["", "saida_vazio"], ["morno", "saida_letra"]]) {
+      await T.fill(valor);
+      await confere(w, chave);
+    }
+  });
+});
+
+test("próximo token: padrão do curso, anexar com cache de KV, u = 0,8, até <|endoftext|>, entradas ruins", async () => {
+  await comWidget("proximo", async (pg, w) => {
+    const escolhido = () => w.locator(".lw-escolhido th").textContent();
+    assert.equal(await escolhido(), ref.fatos.curso);
+    await w.locator("[data-acao=anexar]").click();
+    await sossegar(w);
+    const chips = w.locator(".lw-tokens .lw-token-texto");
+    assert.equal(await chips.count(), ref.fatos.tokens_prompt.length + 1);
+    assert.equal(await chips.last().textContent(), ref.fatos.curso);
+    assert.match(await w.locator(".lw-cache").textContent(), /1 linha nova/);
+    await w.locator("[data-acao=recomecar]").click();
+    await w.locator('[data-acao="preset:u08"]').click();
+    await sossegar(w);
+    assert.equal(await escolhido(), ref.fatos.u08);
+    // Guloso até parar: o mesmo texto que b.gerar dá no CPython.
+    await w.locator('[data-acao="preset:guloso"]').click();
+    const anexar = w.locator("[data-acao=anexar]");
+    for (let i = 0; i < 8 && await anexar.isEnabled(); i++) {
+      await anexar.click();
+      await sossegar(w);
+    }
+    assert.equal(await anexar.isEnabled(), false);
+    assert.match(await textoSaida(w), new RegExp(`«${ref.fatos.guloso_texto.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}»`));
+    if (ref.fatos.guloso_para_em_eot) assert.match(await textoSaida(w), /<\|endoftext\|>: a geração para/);
+    await w.locator("[data-acao=recomecar]").click();
+    await w.locator('[data-acao="preset:padrao"]').click();
+    await sossegar(w);
+    const campo = (n) => w.locator(`[name=${n}]`);
+    for (const [nome, valor, chave] of [["T", "0", "prox_T0"], ["top_p", "0", "prox_p0"], ["k", "13", "prox_k13"],
+      ["u", "meio", "prox_letra"], ["T", "", "prox_vazio"]]) {
+      await w.locator('[data-acao="preset:padrao"]').click();
+      await sossegar(w);
+      await campo(nome).fill(valor);
+      await confere(w, chave);
+    }
+  });
+});
+
+test("configure o bloco: 2017 e MHA", async () => {
+  await comWidget("config-bloco", async (pg, w) => {
+    await w.locator('[data-acao="preset:2017"]').click();
+    await confere(w, "cfg_2017");
+    await w.locator('[data-acao="preset:2026"]').click();
+    await sossegar(w);
+    await w.locator("[name=atencao]").selectOption("mha");
+    await confere(w, "cfg_mha");
+  });
+});
+
+test("reparta o compute: inferência e a faixa do compute no teclado", async () => {
+  await comWidget("compute", async (pg, w) => {
+    await w.locator("[name=inferencia]").check();
+    await confere(w, "comp_inf");
+    await w.locator("[name=inferencia]").uncheck();
+    await sossegar(w);
+    await w.locator("[name=logC]").focus();
+    await pg.keyboard.press("ArrowRight");
+    await confere(w, "comp_C");
+  });
+});
+
+test("nenhum pedido saiu de 127.0.0.1", () => {
+  assert.deepEqual(bloqueados, []);
+});
+
+// ---------------------------------------------------------------------------
+// Quando não dá: sem JavaScript, aberto como arquivo, .wasm com tipo errado, carga que trava.
+const umaPagina = () => paginas.get("tokens") || paginas.values().next().value;
+const nomeDe = (pagina) => [...paginas].find(([, p]) => p === pagina)[0];
+
+test("sem JavaScript, o widget mostra os números do build", async () => {
+  const ctx = await navegador.newContext({ javaScriptEnabled: false });
+  try {
+    const pg = await ctx.newPage();
+    await pg.goto(servidor.url + umaPagina());
+    const texto = await pg.locator(".livro-widget .lw-saida").first().textContent();
+    assert.match(texto, /\d/);
+    assert.match(await pg.locator(".livro-widget .lw-status").first().textContent(), /build/);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test("aberto como arquivo (file://): mensagem clara", async () => {
+  const ctx = await navegador.newContext();
+  try {
+    const pg = await ctx.newPage();
+    await pg.goto(pathToFileURL(join(HTML, umaPagina())).href);
+    const status = pg.locator(".livro-widget .lw-status").first();
+    await pg.waitForFunction(() => document.querySelector(".lw-status")?.textContent.includes("file://"));
+    assert.match(await status.textContent(), /make serve/);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test(".wasm com o tipo errado: mensagem clara, sem travar", async () => {
+  const srv = await servir(HTML, { tipos: { ".wasm": "text/plain" } });
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
+    await w.scrollIntoViewIfNeeded();
+    await pg.waitForFunction(() => globalThis.livroWidgets?.estado() === "falhou", null, { timeout: ESPERA });
+    assert.match(await w.locator(".lw-status").textContent(), /application\/wasm/);
+  } finally {
+    await ctx.close();
+    await srv.fechar();
+  }
+});
+
+test("carga que trava: desiste no limite e diz por quê", async () => {
+  const srv = await servir(HTML, { pendurar: [".wasm"] });
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { limiteMs: 3000 }; });
+    const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
+    await w.scrollIntoViewIfNeeded();
+    await pg.waitForFunction(() => globalThis.livroWidgets?.estado() === "falhou", null, { timeout: 20_000 });
+    assert.match(await w.locator(".lw-status").textContent(), /não carregou em 3 s/);
+    // Sem Python, o bloco mostra todas as linhas do build e os controles ficam desligados.
+    assert.equal(await w.locator("form button, form input").first().isDisabled(), true);
+  } finally {
+    await ctx.close();
+    await srv.fechar();
+  }
+});
