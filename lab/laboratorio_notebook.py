@@ -1,0 +1,107 @@
+"""Gera lab/laboratorio_gpt2.ipynb a partir de lab/laboratorio_gpt2.py (formato "percent").
+
+    python lab/laboratorio_notebook.py            # (re)escreve o .ipynb
+    python lab/laboratorio_notebook.py --confere  # sai com erro se o .ipynb estiver velho
+
+Cada `# %%` abre uma célula de código; `# %% [markdown]` abre uma de texto (sem o "# " do
+começo das linhas). O endereço de onde o Colab baixa os arquivos do laboratório sai do
+`_config.yml` da raiz (repository.url e branch). O .ipynb vai sem saídas.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+AQUI = os.path.dirname(os.path.abspath(__file__))
+RAIZ = os.path.dirname(AQUI)
+FONTE = os.path.join(AQUI, "laboratorio_gpt2.py")
+DESTINO = os.path.join(AQUI, "laboratorio_gpt2.ipynb")
+
+
+def url_lab(config=os.path.join(RAIZ, "_config.yml")):
+    """https://raw.githubusercontent.com/DONO/REPO/RAMO/lab/, lido do _config.yml do livro."""
+    texto = open(config, encoding="utf-8").read()
+    bloco = texto.split("\nrepository:", 1)[1]
+    url = re.search(r"^\s+url:\s*(\S+)", bloco, re.M).group(1)
+    ramo = re.search(r"^\s+branch:\s*(\S+)", bloco, re.M)
+    dono_repo = url.rstrip("/").split("github.com/", 1)[1]
+    return f"https://raw.githubusercontent.com/{dono_repo}/{ramo.group(1) if ramo else 'main'}/lab/"
+
+
+def celulas(texto):
+    """Lista de (tipo, fonte) a partir do texto no formato percent."""
+    linhas = texto.splitlines()
+    if linhas and linhas[0].strip() == "# ---":          # o cabeçalho do jupytext
+        fim = linhas.index("# ---", 1)
+        linhas = linhas[fim + 1:]
+    saida, tipo, atual = [], None, []
+
+    def fecha():
+        if tipo is None:
+            return
+        corpo = atual
+        if tipo == "markdown":
+            corpo = [l[2:] if l.startswith("# ") else l.lstrip("#") for l in corpo]
+        while corpo and not corpo[0].strip():
+            corpo = corpo[1:]
+        while corpo and not corpo[-1].strip():
+            corpo = corpo[:-1]
+        saida.append((tipo, "\n".join(corpo)))
+
+    for linha in linhas:
+        if linha.startswith("# %%"):
+            fecha()
+            tipo, atual = ("markdown" if "[markdown]" in linha else "code"), []
+        else:
+            atual.append(linha)
+    fecha()
+    return saida
+
+
+def notebook(texto, url):
+    cells = []
+    for i, (tipo, fonte) in enumerate(celulas(texto)):
+        fonte = fonte.replace("{{URL_LAB}}", url)
+        cel = {"cell_type": tipo, "id": f"c{i:02d}", "metadata": {},
+               "source": fonte.splitlines(keepends=True)}
+        if tipo == "code":
+            cel.update(execution_count=None, outputs=[])
+        cells.append(cel)
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+            "colab": {"provenance": []},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def gera():
+    nb = notebook(open(FONTE, encoding="utf-8").read(), url_lab())
+    return json.dumps(nb, ensure_ascii=False, indent=1) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--confere", action="store_true", help="só conferir se o .ipynb está em dia")
+    args = ap.parse_args(argv)
+    novo = gera()
+    if args.confere:
+        velho = open(DESTINO, encoding="utf-8").read() if os.path.exists(DESTINO) else ""
+        if velho != novo:
+            print(f"{DESTINO} está velho: rode python lab/laboratorio_notebook.py")
+            return 1
+        print("notebook em dia")
+        return 0
+    with open(DESTINO, "w", encoding="utf-8") as f:
+        f.write(novo)
+    print(f"escrito {DESTINO}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
