@@ -554,12 +554,16 @@ T_MIN, T_MAX = 0.1, 3
 
 
 def _saida_padrao():
-    return {"T": "1", "T_faixa": "1"}
+    return {"frase": b.PROMPT, "atencao": True, "T": "1", "T_faixa": "1"}
 
 
 def _saida_form(c):
-    return _linha(_campo_faixa("T_faixa", "Temperatura", c["T_faixa"], T_MIN, T_MAX, 0.1, espelho="T"),
-                  _campo_texto("T", "T =", c["T"], 5), _botao("Calcular"))
+    return (_linha(
+        f'<label class="lw-campo lw-largo"><span>Prompt</span><input type="text" name="frase" '
+        f'value="{_e(c["frase"])}" autocomplete="off" spellcheck="false" disabled></label>',
+        _campo_marca("atencao", "com atenção", _ligado(c["atencao"])))
+        + _linha(_campo_faixa("T_faixa", "Temperatura", c["T_faixa"], T_MIN, T_MAX, 0.1, espelho="T"),
+                 _campo_texto("T", "T =", c["T"], 5), _botao("Calcular")))
 
 
 def _saida(c, acao, inst):
@@ -567,8 +571,11 @@ def _saida(c, acao, inst):
     T = ler_num(c.get("T"), "a temperatura T")
     b.valida_config(T)
     c["T_faixa"] = _txt(min(T_MAX, max(T_MIN, T))).replace(",", ".")
-    r = _modelo()
-    z = r["z"][-1]                      # (V,)
+    frase = c.get("frase", b.PROMPT)
+    atencao = _ligado(c.get("atencao", True))
+    ids = b.codificar(frase)            # erro em português para palavra fora do vocabulário
+    r = _modelo(atencao) if ids == b.IDS_PROMPT else b.modelo(ids, atencao)
+    z = r["z"][-1]                      # (V,) a última linha prevê o próximo token
     p = b.softmax(z, T)                 # (V,)
     ordem = b.ranking(p)
     itens = [(_tok(i), p[i], [num(p[i]), num(z[i])], "lw-primeiro" if n == 0 else "")
@@ -577,7 +584,10 @@ def _saida(c, acao, inst):
            _nota(f"O mais provável, {_e(_tok(ordem[0]))}, fica com {num(p[ordem[0]])}; "
                  f"os {inteiro(b.V)} valores somam {num(sum(p))}. "
                  + ("T menor que 1 afia a distribuição; T maior achata." if T != 1
-                    else "Com T = 1, p é o softmax dos logits sem mudança."))]
+                    else "Com T = 1, p é o softmax dos logits sem mudança.")),
+           _nota(f"Última linha de «{_e(b.decodificar(ids))}» ({inteiro(len(ids))} tokens), "
+                 + ("com atenção." if atencao else
+                    "sem atenção: ela só vê o último token e a sua posição."))]
     return "".join(out), c, []
 
 

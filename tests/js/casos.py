@@ -44,6 +44,8 @@ PEDIDOS = [
     {"widget": "qkv", "campos": {"x1": "abc"}},
     {"widget": "mascaras", "campos": {"causal": False, "cabeca": "2"}},
     {"widget": "saida", "campos": {"T": "0,5"}},
+    {"widget": "saida", "campos": {"frase": "o sofá subiu no", "atencao": False}},
+    {"widget": "saida", "campos": {"frase": "o cachorro subiu no"}},
     {"widget": "saida", "campos": {"T": "2"}},
     {"widget": "saida", "campos": {"T": "0"}},
     {"widget": "saida", "campos": {"T": ""}},

@@ -60,6 +60,8 @@ const PEDIDOS = {
   saida_0: { widget: "saida", campos: { T: "0" } },
   saida_vazio: { widget: "saida", campos: { T: "" } },
   saida_letra: { widget: "saida", campos: { T: "morno" } },
+  saida_sofa_sem: { widget: "saida", campos: { frase: "o sofá subiu no", atencao: false } },
+  saida_fora: { widget: "saida", campos: { frase: "o cachorro subiu no", atencao: false } },
   prox_T0: { widget: "proximo", campos: { T: "0" } },
   prox_p0: { widget: "proximo", campos: { top_p: "0" } },
   prox_k13: { widget: "proximo", campos: { k: "13" } },
@@ -297,6 +299,13 @@ test("saída: temperatura no campo e na faixa (teclado), T = 0, vazio, letras", 
       await T.fill(valor);
       await confere(w, chave);
     }
+    // outro prompt e o ramo de atenção desligado; depois uma palavra fora do vocabulário
+    await T.fill("1");
+    await w.locator("[name=frase]").fill("o sofá subiu no");
+    await w.locator("[name=atencao]").uncheck();
+    await confere(w, "saida_sofa_sem");
+    await w.locator("[name=frase]").fill("o cachorro subiu no");
+    await confere(w, "saida_fora");
   });
 });
 
