@@ -1,0 +1,56 @@
+"""Dev: parte da W_U atual e troca entradas por valores simples ({0, ±0,5, ±1, ±1,5, ±2})
+enquanto as outras, reajustadas, ainda reproduzem os números do curso; no fim arredonda as
+que sobraram para duas (ou três) casas. Usa as funções de ajuste_saida.py."""
+import sys
+import numpy as np
+from scipy.optimize import least_squares
+CASAS_FIM = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+sys.argv = [sys.argv[0], "0", "0", str(CASAS_FIM)]
+exec(open("dev/ajuste_saida.py").read().split("\nif __name__")[0])
+sys.path.insert(0, "lab")
+import brinquedo as bq
+
+W0 = np.array(bq.W_U, float).ravel()
+SIMPLES = np.array([0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2, -2])
+
+
+def refit(w, livres):
+    def r(wl):
+        t = w.copy(); t[livres] = wl
+        return residuos(t, reg=0.0)
+    t = w.copy()
+    t[livres] = least_squares(r, w[livres], method="trf", max_nfev=400).x
+    return t
+
+
+w = W0.copy()
+fixas = {}
+ordem = list(np.argsort(np.abs(w - np.round(w * 2) / 2)))  # as mais perto de um simples primeiro
+for idx in ordem:
+    livres = [i for i in range(48) if i not in fixas and i != idx]
+    if len(livres) < 26:
+        break
+    melhor = None
+    for v in sorted(SIMPLES, key=lambda v: abs(v - w[idx])):
+        if abs(v - w[idx]) > 1.0:
+            break
+        t = w.copy(); t[idx] = v
+        t = refit(t, livres)
+        if confere(t.reshape(4, 12)) and viol(t.reshape(4, 12)) < 0.8:
+            melhor = t
+            break
+    if melhor is not None:
+        w = melhor; fixas[idx] = w[idx]
+        print(f"fixa W_U[{idx // 12}][{idx % 12}] = {w[idx]} ({len(fixas)} simples)", flush=True)
+# arredonda as livres, reajustando aos poucos
+livres = [i for i in range(48) if i not in fixas]
+while livres:
+    i = livres.pop(0)
+    w[i] = round(w[i], CASAS_FIM)
+    if livres:
+        w = refit(w, livres)
+W = w.reshape(4, 12)
+print("confere:", confere(W), "viol", round(viol(W), 3), "simples:", len(fixas))
+if confere(W):
+    np.save(f"/tmp/WU_simples_{CASAS_FIM}.npy", W)
+    print(repr(W.round(CASAS_FIM).tolist()))
