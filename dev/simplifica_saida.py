@@ -5,12 +5,14 @@ import sys
 import numpy as np
 from scipy.optimize import least_squares
 CASAS_FIM = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+MIN_ARG = sys.argv[2] if len(sys.argv) > 2 else "24"
 sys.argv = [sys.argv[0], "0", "0", str(CASAS_FIM)]
 exec(open("dev/ajuste_saida.py").read().split("\nif __name__")[0])
 sys.path.insert(0, "lab")
 import brinquedo as bq
 
 W0 = np.array(bq.W_U, float).ravel()
+MIN_LIVRES = int(MIN_ARG)
 SIMPLES = np.array([0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2, -2])
 
 
@@ -28,7 +30,7 @@ fixas = {}
 ordem = list(np.argsort(np.abs(w - np.round(w * 2) / 2)))  # as mais perto de um simples primeiro
 for idx in ordem:
     livres = [i for i in range(48) if i not in fixas and i != idx]
-    if len(livres) < 26:
+    if len(livres) < MIN_LIVRES:
         break
     melhor = None
     for v in sorted(SIMPLES, key=lambda v: abs(v - w[idx])):
@@ -36,7 +38,7 @@ for idx in ordem:
             break
         t = w.copy(); t[idx] = v
         t = refit(t, livres)
-        if confere(t.reshape(4, 12)) and viol(t.reshape(4, 12)) < 0.8:
+        if confere(t.reshape(4, 12)):
             melhor = t
             break
     if melhor is not None:
@@ -49,6 +51,22 @@ while livres:
     w[i] = round(w[i], CASAS_FIM)
     if livres:
         w = refit(w, livres)
+# conserto fino: passos de uma unidade da última casa nas entradas livres
+livres = [i for i in range(48) if i not in fixas]
+passo = 10.0 ** -CASAS_FIM
+for volta in range(60):
+    if confere(w.reshape(4, 12)) and viol(w.reshape(4, 12)) < 0.9:
+        break
+    base, melhor = viol(w.reshape(4, 12)), None
+    for i in livres:
+        for dlt in (-passo, passo, -2 * passo, 2 * passo):
+            t = w.copy(); t[i] = round(t[i] + dlt, CASAS_FIM)
+            v = viol(t.reshape(4, 12))
+            if v < base:
+                base, melhor = v, t
+    if melhor is None:
+        break
+    w = melhor
 W = w.reshape(4, 12)
 print("confere:", confere(W), "viol", round(viol(W), 3), "simples:", len(fixas))
 if confere(W):

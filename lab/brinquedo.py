@@ -149,13 +149,14 @@ W_V = [
 W_O = [[1 if i == j else 0 for j in range(4)] for i in range(4)]
 
 # Unembedding W_U (d x V): a camada de saída do brinquedo (não é Eᵀ, ao contrário do GPT-2).
-# Ajustada (dev/ajuste_saida.py) aos números de saída do curso, com três casas.
+# Ajustada aos números de saída do curso (dev/ajuste_saida.py, dev/simplifica_saida.py): 26 entradas
+# simples (0, ±0,5, ±1, ±1,5, ±2) e 22 com três casas, uma folga fina para cada número apertado.
 W_U = [
-    # o      ␣no     ␣gato   ␣muro   ␣sub    iu      ␣telh.  ␣sofá   ␣chão   ␣e      .       <|eot|>
-    [ 0.455, -1.531, -1.194,  0.173,  0.574,  0.418, -0.483,  0.056, -0.159,  0.175,  0.150,  1.268],
-    [ 0.520,  1.158, -1.591,  0.900, -0.782, -1.107,  0.366,  0.539,  0.342,  0.302, -1.811,  0.453],
-    [ 0.090,  0.352,  0.291, -0.266, -0.839, -0.610, -0.483, -0.488, -0.533, -0.218,  2.005, -0.300],
-    [ 0.091, -1.578,  1.146,  0.495,  0.943,  0.540,  1.109,  0.057, -0.040, -0.172,  1.250, -0.360],
+    # o     ␣no     ␣gato   ␣muro   ␣sub    iu      ␣telh.  ␣sofá   ␣chão   ␣e      .       <|eot|>
+    [     0,   -1.5, -1.769,  0.309,    0.5,      0,     -1,     -1,  -0.24,  0.958, -0.666,  0.357],
+    [     0,  1.844,     -2,      1, -1.512,     -2, -0.076,    0.5,  0.246,  1.202, -2.354,      0],
+    [  -0.5,    1.5,  0.395, -0.302, -0.488, -0.374,   -0.5,   -0.5,   -0.5,  0.563,      2, -1.107],
+    [     0,   -1.5,  1.069,    0.5,      1,    0.5,      1, -0.894,      0,    0.9,  1.024,   -0.5],
 ]
 
 # O simulador do bloco: uma cabeça, 3 tokens, W_Q = W_V = I.
