@@ -64,9 +64,8 @@ for tent in range(int(sys.argv[2]) if len(sys.argv) > 2 else 4000):
             if hd not in best or cost < best[hd][0]:
                 best[hd] = (cost, WQ[i], WK[i], cols[:, c1], cols[:, c2], A[i], None, padrao)
     if len(best) == 2:
-        a5 = np.array([ubar_ for ubar_ in []] or [0]*4, float)
         b0, b1 = best[0], best[1]
-        # reconstroi a5 exato
+        # reconstrói a5 exato
         def head_out(b):
             WQh, WKh, v1, v2, Ah = b[1:6]
             return Ah @ U @ np.stack([v1, v2], 1)

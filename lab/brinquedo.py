@@ -415,7 +415,7 @@ class CacheKV:
     """Guarda K e V das posições já vistas; cada token novo calcula uma linha só."""
 
     def __init__(self):
-        self.ids, self.X, self.K, self.V = [], [], [], []
+        self.ids, self.K, self.V = [], [], []
         self.linhas_calculadas = 0
 
     def adiciona(self, token):
@@ -426,7 +426,6 @@ class CacheKV:
         x = soma(E[token], P[pos])                        # (d,)
         q, k, v = (M[0] for M in projecoes([ln_linha(x)]))  # (d,) cada
         self.ids.append(token)
-        self.X.append(x)
         self.K.append(k)                                  # o cache cresce uma linha
         self.V.append(v)
         concat = []
