@@ -34,6 +34,10 @@ CLASSE_8B = {
     "n_camadas": 32,
 }
 
+# O Llama 3 8B (Meta, 2024, config.json publicado): a mesma classe, com o MLP mais largo que 8d/3
+# e um vocabulário de 128.256 tokens.
+LLAMA3_8B = {**CLASSE_8B, "d_ff": 14336, "V": 128256}
+
 
 # ---------------------------------------------------------------------------
 # Parâmetros de um bloco

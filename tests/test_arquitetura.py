@@ -309,3 +309,12 @@ def test_cientifico_tex():
                                       (177_217_536, {}, "177,2M"), (5_670_961_152, {"casas": 2}, "5,67B")])
 def test_curto(x, kw, s):
     assert arq.curto(x, **kw) == s
+
+
+def test_llama3_8b_fecha_os_8_bilhoes():
+    """[bloco] 'O Llama 3 8B usa um MLP ainda mais largo (14336 em vez de 11008), o que fecha os 8B'."""
+    L = arq.LLAMA3_8B
+    bloco = arq.params_bloco(L["d"], L["n_cabecas"], L["n_kv"], "swiglu", False, "rmsnorm", L["d_ff"])
+    total = L["n_camadas"] * bloco["total"] + 2 * L["V"] * L["d"]
+    assert arq.swiglu_largura(L["d"]) == 11008
+    assert round(total / 1e9, 1) == 8.0
