@@ -50,10 +50,6 @@ def pesos_reais(modelo):
     return forma_gpt2_small(modelo.config)
 
 
-def cient(x, casas=1):
-    """Notação científica com vírgula: 7,2e-07."""
-    return format(float(x), f".{casas}e").replace(".", ",")
-
 
 def ids_de(tok, texto):
     """Texto -> tensor de ids, forma (1, n)."""

@@ -59,7 +59,7 @@ else:  # no Colab: baixa do repositório
 import torch
 
 import gpt2_lab as gl
-from formato import inteiro, num, pct
+from formato import cientifico, inteiro, num, pct
 
 torch.set_grad_enabled(False)
 
@@ -180,9 +180,9 @@ print("checkpoint 3 ok")
 
 # %%
 r4 = gl.secao4(modelo, tok, mostra=True)
-print(f"\nsaída do bloco 0:      diferença máxima {gl.cient(r4['dif_bloco'])}")
-print(f"pesos de atenção:      diferença máxima {gl.cient(r4['dif_atencao'])}")
-print(f"logits no fim:         diferença máxima {gl.cient(r4['dif_logits'])} "
+print(f"\nsaída do bloco 0:      diferença máxima {cientifico(r4['dif_bloco'])}")
+print(f"pesos de atenção:      diferença máxima {cientifico(r4['dif_atencao'])}")
+print(f"logits no fim:         diferença máxima {cientifico(r4['dif_logits'])} "
       f"(os logits chegam a {num(r4['escala_logits'], 1)})")
 
 # %%
@@ -235,7 +235,7 @@ for frase, com, sem in zip(gl.FRASES_THE, r6["com"], r6["sem"]):
     print(frase)
     print("   com atenção:", [(t, num(p)) for t, p in com])
     print("   sem atenção:", [(t, num(p)) for t, p in sem])
-print(f"diferença entre as duas distribuições: com {gl.cient(r6['dif_com'])}, sem {gl.cient(r6['dif_sem'])}")
+print(f"diferença entre as duas distribuições: com {cientifico(r6['dif_com'])}, sem {cientifico(r6['dif_sem'])}")
 print(f"perda média num parágrafo de {r6['tokens_texto']} tokens: {num(r6['perda_com'], 2)} "
       f"-> {num(r6['perda_sem'], 2)} nats sem atenção")
 
@@ -290,7 +290,7 @@ for nome, texto in gl.PROMPTS_CONFIANCA.items():
     cf = r8["confianca"][nome]
     print(f"{texto!r}: topo {cf['topo']!r} {num(cf['p_topo'])}, top-p 0,9 mantém {inteiro(cf['top_p'])}")
 print("\nguloso:", repr(r8["guloso"]))
-print(f"com cache = sem cache: {r8['cache_igual']} (logits diferem no máximo {gl.cient(r8['dif_cache'])})")
+print(f"com cache = sem cache: {r8['cache_igual']} (logits diferem no máximo {cientifico(r8['dif_cache'])})")
 
 # %%
 # checkpoint 8

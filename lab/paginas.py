@@ -1,25 +1,35 @@
-"""Ajudantes de apresentação das páginas dos passos (tabelas e figuras).
+"""Apresentação das páginas: colar valores no texto, tabelas e figuras.
 
-Só apresentação: tabelas em Markdown e figuras do matplotlib com vírgula decimal.
-Nenhuma conta do modelo mora aqui; todos os números vêm de `brinquedo` e são
-formatados por `formato`.
+Nenhuma conta do modelo mora aqui: os números vêm de `brinquedo` (e dos outros
+módulos de lab/) e são formatados por `formato`. Toda página cola seus valores
+com `cola` (a trava de números, book/_ext/razao.py, procura por `cola(` no fonte).
 """
 
 import math
 
-from formato import num
+from formato import MENOS_INF, num
 
-MENOS_INF = "−∞"  # como a máscara aparece numa tabela ou figura
+COLADOS = {}  # fora do build (notebook baixado): chave -> valor, para consulta
+
+
+def cola(chave, valor):
+    """Cola `valor` no texto da página, sob o nome `chave`.
+
+    str -> {glue:text}`chave` (já formatado por `formato`); Math(...) -> {glue:math};
+    Markdown(...) -> {glue:md}; figura do matplotlib -> {glue:figure};
+    HTML(...) (um diagrama SVG) -> {glue}. Fora do build, sem o myst-nb,
+    só guarda o valor em COLADOS: o texto do notebook já traz tudo resolvido.
+    """
+    COLADOS[chave] = valor
+    try:
+        from myst_nb import glue
+    except ImportError:
+        return
+    glue(chave, valor, display=False)
+
 AZUL = "#1f77b4"
 CINZA = "#b0b0b0"
 LARANJA = "#ff7f0e"
-
-
-def celula(x, casas=3):
-    """Um número de tabela: −∞ para a máscara, vírgula decimal para o resto."""
-    if x == -math.inf:
-        return MENOS_INF
-    return num(x, casas)
 
 
 def _sem_quebra(celula):
@@ -87,28 +97,6 @@ def mapa(ax, M, rotulos_linhas, rotulos_colunas, casas=3, titulo="", cmap="Blues
         ax.axvline(j - 0.5, color="black", linewidth=2)
     if titulo:
         ax.set_title(titulo, fontsize=11)
-
-
-def curto(x):
-    """Um número sem zeros inúteis: 0,5; -1; 2 (para pesos e somas exatas do brinquedo)."""
-    from formato import casas_min
-    return casas_min(x)
-
-
-def vetor_curto(v):
-    """[0; 0; -1; 0,5]: um vetor de números curtos."""
-    return "[" + "; ".join(curto(x) for x in v) + "]"
-
-
-def tex_vetor_curto(v):
-    """O mesmo vetor para LaTeX (a vírgula vira {,})."""
-    return vetor_curto(v).replace(",", "{,}")
-
-
-def tex_curto(x, parenteses=False):
-    """Um número curto para LaTeX; com parenteses=True, negativos vêm entre parênteses."""
-    s = curto(x).replace(",", "{,}")
-    return f"({s})" if parenteses and s.startswith("-") else s
 
 
 def figura_mapa(M, rotulos_linhas, rotulos_colunas, tamanho_fig=(4.8, 3.6), xlabel=None,

@@ -20,7 +20,7 @@ import json
 import math
 
 import brinquedo as b
-from formato import casas_min, inteiro, num, pct, vetor
+from formato import abreviado, casas_min, celula, cientifico, inteiro, num, pct, pct_pequeno, vetor
 
 try:  # as contas de arquitetura e escala (páginas "desde 2017" e "escala")
     import arquitetura as arq
@@ -96,23 +96,14 @@ def _casas(valores, maximo=3):
     return maximo
 
 
-def _txt(x):
-    """Um número para pôr de volta num campo: sem zeros à direita."""
-    return casas_min(x, 3)
-
 
 # ---------------------------------------------------------------------------
 # Peças de HTML
 # ---------------------------------------------------------------------------
-def _cel(x, casas):
-    if x == -math.inf:
-        return "-∞"
-    return num(x, casas)
-
 
 def formata(M, casas=3):
     """Cada célula como o leitor a vê."""
-    return [[_cel(x, casas) for x in linha] for linha in M]
+    return [[celula(x, casas) for x in linha] for linha in M]
 
 
 def matriz(M, casas=3, linhas=None, cols=None, foco=None, mudou=None, calor=False,
@@ -308,7 +299,7 @@ def _embeddings(c, acao, inst):
 def _qkv_padrao():
     n = len(b.IDS_PROMPT)
     x = _modelo()["X"][n - 1]
-    return {"linha": str(n), **{f"x{j + 1}": _txt(v) for j, v in enumerate(x)}}
+    return {"linha": str(n), **{f"x{j + 1}": casas_min(v) for j, v in enumerate(x)}}
 
 
 def _qkv_form(c):
@@ -321,7 +312,7 @@ def _qkv_form(c):
 def _qkv(c, acao, inst):
     if acao == "linha":
         i = ler_inteiro(c.get("linha"), "a linha", 1, len(b.IDS_PROMPT))
-        c = dict(c, **{f"x{j + 1}": _txt(v) for j, v in enumerate(_modelo()["X"][i - 1])})
+        c = dict(c, **{f"x{j + 1}": casas_min(v) for j, v in enumerate(_modelo()["X"][i - 1])})
     x = [ler_num(c.get(f"x{j}"), f"x{_sub(j)}") for j in range(1, b.d + 1)]
     mu, sigma = b.media(x), b.desvio(x)
     u = b.ln_linha(x)                                                # (d,)
@@ -392,7 +383,7 @@ PASSOS_BLOCO = ["u", "qkv", "S", "A", "a", "h", "u2", "m", "y"]
 
 
 def _grade(x):
-    return {f"x{i + 1}{j + 1}": _txt(v) for i, linha in enumerate(x) for j, v in enumerate(linha)}
+    return {f"x{i + 1}{j + 1}": casas_min(v) for i, linha in enumerate(x) for j, v in enumerate(linha)}
 
 
 def _bloco_padrao():
@@ -570,7 +561,7 @@ def _saida(c, acao, inst):
     c = dict(c)
     T = ler_num(c.get("T"), "a temperatura T")
     b.valida_config(T)
-    c["T_faixa"] = _txt(min(T_MAX, max(T_MIN, T))).replace(",", ".")
+    c["T_faixa"] = casas_min(min(T_MAX, max(T_MIN, T))).replace(",", ".")
     frase = c.get("frase", b.PROMPT)
     atencao = _ligado(c.get("atencao", True))
     ids = b.codificar(frase)            # erro em português para palavra fora do vocabulário
@@ -739,10 +730,6 @@ CONFIGS_BLOCO = {
 BYTES_KV = 2  # float16/bfloat16 no cache de KV
 
 
-def _pct_pequeno(x):
-    """Porcentagem; abaixo de 0,01% diz só isso."""
-    return pct(x) if x >= 0.01 else ("< " + pct(0.0001, 2) if x < 0.0001 else pct(x, 2))
-
 
 def _cfg_base():
     return arq.CLASSE_8B if arq else {"d": CONFIG_D, "n_cabecas": 32, "n_kv": 8, "n_camadas": 32}
@@ -791,7 +778,7 @@ def _config_bloco(c, acao, inst):
     kv_mha = arq.cache_kv_bytes(base["n_camadas"], nq, d_h, bytes_por_numero=BYTES_KV)
     itens = [("MLP", p["frac_mlp"], [f"{inteiro(p['mlp'])} ({pct(p['frac_mlp'])})"], "lw-mlp"),
              ("atenção", p["frac_atencao"], [f"{inteiro(p['atencao'])} ({pct(p['frac_atencao'])})"], "lw-at"),
-             ("normas", p["frac_normas"], [f"{inteiro(p['normas'])} ({_pct_pequeno(p['frac_normas'])})"], "")]
+             ("normas", p["frac_normas"], [f"{inteiro(p['normas'])} ({pct_pequeno(p['frac_normas'])})"], "")]
     pre = c["norma_pos"] == "pre"
     norma = "RMSNorm" if c["norma"] == "rmsnorm" else "LayerNorm"
     if pre:
@@ -857,7 +844,7 @@ def _grafico(pontos, marcas, xmin, xmax):
            f'<polyline points="{linha}" class="lw-curva"/>',
            f'<line x1="{M}" y1="{A_ - 20}" x2="{L - 8}" y2="{A_ - 20}" class="lw-eixo"/>']
     for e in range(math.ceil(xmin), math.floor(xmax) + 1):
-        out.append(f'<text x="{px(e):.1f}" y="{A_ - 6}" class="lw-rotulo">{_e(arq.curto(10 ** e, 0))}</text>')
+        out.append(f'<text x="{px(e):.1f}" y="{A_ - 6}" class="lw-rotulo">{_e(abreviado(10 ** e, 0))}</text>')
     out.append(f'<text x="{M}" y="{A_ - 24}" class="lw-rotulo" text-anchor="start">perda</text>')
     out.append(f'<text x="{L - 8}" y="{A_ - 24}" class="lw-rotulo" text-anchor="end">N (parâmetros)</text>')
     out.append(f'<text x="2" y="{py(ymax) + 4:.1f}" class="lw-rotulo">{num(ymax, 2)}</text>')
@@ -898,19 +885,19 @@ def _compute(c, acao, inst):
                        "mais barato contando o serviço"))
     out.append(_grafico(pontos, marcas, lo, hi))
     if inf:
-        out.append(_nota(f"Tokens a servir: {arq.cientifico(10 ** logS)}.", "lw-config"))
-    out.append(_nota(f"C = {arq.cientifico(C)} FLOPs. Sua escolha: N = {arq.curto(N)} parâmetros, "
-                     f"D = C / 6N = {arq.curto(D)} tokens ({casas_min(D / N, 1)} tokens por parâmetro), "
+        out.append(_nota(f"Tokens a servir: {cientifico(10 ** logS)}.", "lw-config"))
+    out.append(_nota(f"C = {cientifico(C)} FLOPs. Sua escolha: N = {abreviado(N)} parâmetros, "
+                     f"D = C / 6N = {abreviado(D)} tokens ({casas_min(D / N, 1)} tokens por parâmetro), "
                      f"perda prevista <strong>{num(L_N)}</strong> nats por token.", "lw-voce-txt"))
-    out.append(_nota(f"O mínimo ({_e(nome_aj)}): N* = {arq.curto(ot['N'])}, D* = {arq.curto(ot['D'])}, "
+    out.append(_nota(f"O mínimo ({_e(nome_aj)}): N* = {abreviado(ot['N'])}, D* = {abreviado(ot['D'])}, "
                      f"cerca de <strong>{casas_min(ot['tokens_por_parametro'], 0)} tokens por parâmetro</strong>, "
                      f"perda {num(ot['perda'])}.", "lw-otimo-txt"))
     if inf:
         out.append(_nota(
-            f"Servindo {arq.cientifico(10 ** logS)} tokens, o modelo mais barato com a mesma perda tem "
-            f"N = {arq.curto(inf['N'])} e treina em D = {arq.curto(inf['D'])} tokens "
+            f"Servindo {cientifico(10 ** logS)} tokens, o modelo mais barato com a mesma perda tem "
+            f"N = {abreviado(inf['N'])} e treina em D = {abreviado(inf['D'])} tokens "
             f"(<strong>{casas_min(inf['tokens_por_parametro'], 0)} tokens por parâmetro</strong>): "
-            f"treino {arq.cientifico(inf['custo_treino'])} + serviço {arq.cientifico(inf['custo_servir'])} "
+            f"treino {cientifico(inf['custo_treino'])} + serviço {cientifico(inf['custo_servir'])} "
             "FLOPs.", "lw-inferencia-txt"))
     return "".join(out), c, []
 

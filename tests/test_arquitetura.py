@@ -15,7 +15,7 @@ RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(RAIZ, "lab"))
 
 import arquitetura as arq  # noqa: E402
-from formato import num, pct, vetor  # noqa: E402
+from formato import abreviado, cientifico, cientifico_tex, num, pct, vetor  # noqa: E402
 
 G2 = arq.GPT2_SMALL
 GPT2 = arq.params_bloco(G2["d"], G2["n_cabecas"], G2["n_kv"], "gelu", True, "layernorm")
@@ -199,7 +199,7 @@ def test_chinchilla_5_9e23():
     # "Chinchilla: 70B de parâmetros, 1,4T de tokens ... FLOPs"
     C = arq.flops_treino(70e9, 1.4e12)
     assert C == pytest.approx(5.88e23)
-    assert arq.cientifico(C) == "5,9 · 10²³"
+    assert cientifico(C) == "5,9 · 10²³"
 
 
 @pytest.mark.parametrize("nome, razao", [("GPT-3", "1,7"), ("Chinchilla", "20"), ("Llama 3 8B", "1.875")])
@@ -212,7 +212,7 @@ def test_tabela_tokens_por_parametro(nome, razao):
 @pytest.mark.parametrize("nome, C", [("GPT-3", "3,2 · 10²³"), ("Chinchilla", "5,9 · 10²³"),
                                      ("Llama 3 8B", "7,2 · 10²³")])
 def test_tabela_compute(nome, C):
-    assert arq.cientifico(arq.flops_treino(*MODELOS[nome])) == C
+    assert cientifico(arq.flops_treino(*MODELOS[nome])) == C
 
 
 def test_chinchilla_e_llama_custam_quase_o_mesmo():
@@ -256,7 +256,7 @@ def test_ajuste_refeito_da_cerca_de_20_tokens_por_parametro():
 
 def test_ajuste_refeito_acha_o_chinchilla():
     o = arq.otimo_chinchilla(arq.flops_treino(70e9, 1.4e12), arq.BESIROGLU_2024)
-    assert arq.curto(o["N"]) == "73B"
+    assert abreviado(o["N"]) == "73B"
 
 
 def test_tokens_para_perda_inverte_a_lei():
@@ -298,17 +298,17 @@ def test_perda_alvo_impossivel():
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("x, s", [(5.88e23, "5,9 · 10²³"), (1e14, "10¹⁴"), (9.96e22, "10²³"), (1.06e12, "1,1 · 10¹²")])
 def test_cientifico(x, s):
-    assert arq.cientifico(x) == s
+    assert cientifico(x) == s
 
 
 def test_cientifico_tex():
-    assert arq.cientifico_tex(5.88e23) == "5{,}9 \\cdot 10^{23}"
+    assert cientifico_tex(5.88e23) == "5{,}9 \\cdot 10^{23}"
 
 
 @pytest.mark.parametrize("x, kw, s", [(70e9, {}, "70B"), (1.4e12, {}, "1,4T"), (0.3e12, {"letra": "T"}, "0,3T"),
                                       (177_217_536, {}, "177,2M"), (5_670_961_152, {"casas": 2}, "5,67B")])
 def test_curto(x, kw, s):
-    assert arq.curto(x, **kw) == s
+    assert abreviado(x, **kw) == s
 
 
 def test_llama3_8b_fecha_os_8_bilhoes():

@@ -152,7 +152,7 @@ def chamadas_glue(codigo: str):
     try:
         arvore = ast.parse(_sem_magicas(codigo))
     except SyntaxError:
-        for m in re.finditer(r"""glue\(\s*(['"])(.+?)\1""", codigo):
+        for m in re.finditer(r"""(?:cola|glue)\(\s*(['"])(.+?)\1""", codigo):
             linha = codigo[:m.start()].count("\n") + 1
             achadas.append((re.escape(m.group(2)), linha))
         return achadas
@@ -161,7 +161,7 @@ def chamadas_glue(codigo: str):
             continue
         f = no.func
         nome = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else None)
-        if nome != "glue":
+        if nome not in ("cola", "glue"):
             continue
         a = no.args[0]
         if isinstance(a, ast.Constant) and isinstance(a.value, str):

@@ -107,7 +107,7 @@ def casos():
         "chinchilla": [arq.otimo_chinchilla(10.0 ** e, aj) for e in (21, 23, 25)
                        for aj in (arq.HOFFMANN_2022, arq.BESIROGLU_2024)],
         "inferencia": [arq.otimo_com_inferencia_para_compute(1e23, 10.0 ** s) for s in (10, 12, 15)],
-        "cientifico": [arq.cientifico(x) for x in (5.88e23, 1e23, 9.96e22)],
+        "cientifico": [f.cientifico(x) for x in (5.88e23, 1e23, 9.96e22)],
     }
     r["widgets"] = [w.responder(dict(p)) for p in PEDIDOS]
     return json.dumps(_limpa(r), ensure_ascii=False, sort_keys=True)
