@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test setup lock bench bench-widgets serve limpa chromium
+.PHONY: book test check setup lock bench bench-widgets serve limpa chromium
 
 ## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
 .venv/.pronto: requirements.txt
@@ -17,9 +17,21 @@ node_modules/.pronto: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Chromium do Debian para os testes de navegador (o CI roda como root).
+# Chromium para os testes de navegador: $CHROMIUM, se apontar um executável; senão o do Debian,
+# instalado com apt (como root, como no CI, ou com sudo). Sem os dois, diz o que fazer.
+CHROMIUM ?= $(shell command -v chromium 2>/dev/null || echo /usr/bin/chromium)
+export CHROMIUM
 chromium:
-	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	@if [ -x "$(CHROMIUM)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium; \
+	else echo "Falta o Chromium: instale o pacote 'chromium' ou aponte CHROMIUM=/caminho/do/chromium."; exit 1; fi
+
+## O ciclo rápido (sem build, em segundos): ruff e os testes que não precisam do livro construído.
+check: .venv/.pronto
+	$(PY) -m ruff check .
+	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
+	cd lab && ../$(PY) -m doctest formato.py
 
 setup: .venv/.pronto node_modules/.pronto
 
@@ -37,6 +49,7 @@ serve:
 
 ## Todos os testes: o build acima e depois pytest, Pyodide (node) e navegador.
 test: book chromium
+	$(PY) -m ruff check .
 	$(PY) book/_ext/razao.py gerar _build
 	$(PY) -m pytest -q tests
 	node --test tests/js/

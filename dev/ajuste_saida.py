@@ -3,9 +3,10 @@
 Roda o brinquedo até ŷ = LN(y) nas linhas que o curso imprime e procura uma W_U
 (d x V) com entradas de duas casas que reproduza tudo nas casas impressas.
 """
-import sys, math, numpy as np
+import sys
+import numpy as np
 from scipy.optimize import least_squares
-sys.path.insert(0, "lab")
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "lab"))
 import brinquedo as b
 
 ids = b.IDS_PROMPT
@@ -65,40 +66,40 @@ def viol(W):
     m, Z = medidas(W)
     v = max(np.max(np.abs(m[k] - np.array(ALVO[k]))) / 0.0005 for k in ALVO)
     return max(v, np.max(-np.minimum(desig(Z), 0)) * 1000)
-CASAS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-PASSOS = [s * 10 ** -CASAS for s in (-1, 1, -2, 2, -5, 5)]
-rng = np.random.default_rng(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
-melhor = None
-for tent in range(int(sys.argv[2]) if len(sys.argv) > 2 else 12):
-    w0 = rng.normal(0, 1, 48)
-    sol = least_squares(residuos, w0, method="trf", max_nfev=4000)
-    W = sol.x.reshape(4, 12)
-    if not confere(W):
-        continue
-    # arredonda para 2 casas e conserta com busca local (passos de 0,01)
-    Wr = np.round(W, CASAS)
-    for volta in range(60):
-        v = viol(Wr)
-        if v < 0.6: break
-        melhor_v, melhor_W = v, None
-        for i in range(4):
-            for j in range(12):
-                for dlt in PASSOS:
-                    W2 = Wr.copy(); W2[i, j] = round(W2[i, j] + dlt, CASAS)
-                    vv = viol(W2)
-                    if vv < melhor_v: melhor_v, melhor_W = vv, W2
-        if melhor_W is None: break
-        Wr = melhor_W
-    if confere(Wr):
-        custo = np.abs(Wr).sum() + 0.3 * np.count_nonzero(np.round(Wr * 10) != Wr * 10)
-        print("tent", tent, "ok, custo", round(custo, 2), "viol", round(viol(Wr), 3), flush=True)
-        if melhor is None or custo < melhor[0]:
-            melhor = (custo, Wr)
-    else:
-        print("tent", tent, "arredondado falhou", round(viol(Wr), 3), flush=True)
-if melhor:
-    np.save("/tmp/WU.npy", melhor[1])
-    print(repr(melhor[1].tolist()))
+def busca(semente=0, tentativas=12, casas=3):
+    """Ajustes a partir de sementes aleatórias, arredondados a `casas` decimais e consertados
+    por busca local; devolve (custo, W_U) da melhor que reproduz tudo, ou None."""
+    passos = [s * 10 ** -casas for s in (-1, 1, -2, 2, -5, 5)]
+    rng = np.random.default_rng(semente)
+    melhor = None
+    for tent in range(tentativas):
+        w0 = rng.normal(0, 1, 48)
+        sol = least_squares(residuos, w0, method="trf", max_nfev=4000)
+        W = sol.x.reshape(4, 12)
+        if not confere(W):
+            continue
+        # arredonda para 2 casas e conserta com busca local (passos de 0,01)
+        Wr = np.round(W, casas)
+        for volta in range(60):
+            v = viol(Wr)
+            if v < 0.6: break
+            melhor_v, melhor_W = v, None
+            for i in range(4):
+                for j in range(12):
+                    for dlt in passos:
+                        W2 = Wr.copy(); W2[i, j] = round(W2[i, j] + dlt, casas)
+                        vv = viol(W2)
+                        if vv < melhor_v: melhor_v, melhor_W = vv, W2
+            if melhor_W is None: break
+            Wr = melhor_W
+        if confere(Wr):
+            custo = np.abs(Wr).sum() + 0.3 * np.count_nonzero(np.round(Wr * 10) != Wr * 10)
+            print("tent", tent, "ok, custo", round(custo, 2), "viol", round(viol(Wr), 3), flush=True)
+            if melhor is None or custo < melhor[0]:
+                melhor = (custo, Wr)
+        else:
+            print("tent", tent, "arredondado falhou", round(viol(Wr), 3), flush=True)
+    return melhor
 
 
 def arredonda_fixando(w, casas=3, passo_lote=4):
@@ -119,14 +120,30 @@ def arredonda_fixando(w, casas=3, passo_lote=4):
     return w
 
 
-if __name__ == "__main__" and len(sys.argv) > 4 and sys.argv[4] == "fixando":
-    rng2 = np.random.default_rng(int(sys.argv[1]) + 100)
+def _main(argv):
+    """python dev/ajuste_saida.py [semente] [tentativas] [casas] [fixando]"""
+    semente = int(argv[1]) if len(argv) > 1 else 0
+    casas = int(argv[3]) if len(argv) > 3 else 3
+    if len(argv) > 4 and argv[4] == "fixando":
+        return _fixando(semente, casas)
+    melhor = busca(semente, int(argv[2]) if len(argv) > 2 else 12, casas)
+    if melhor:
+        np.save("/tmp/WU.npy", melhor[1])
+        print(repr(melhor[1].tolist()))
+
+
+def _fixando(semente, casas):
+    rng2 = np.random.default_rng(semente + 100)
     for tent in range(10):
         sol = least_squares(residuos, rng2.normal(0, 1, 48), method="trf", max_nfev=4000)
         if not confere(sol.x.reshape(4, 12)):
             print("contínuo falhou", flush=True); continue
-        w = arredonda_fixando(sol.x, CASAS)
+        w = arredonda_fixando(sol.x, casas)
         W = w.reshape(4, 12)
         print("fixando:", confere(W), round(viol(W), 3), flush=True)
         if confere(W):
-            np.save(f"/tmp/WU_fix_{sys.argv[1]}.npy", W); print(repr(W.tolist())); break
+            np.save(f"/tmp/WU_fix_{semente}.npy", W); print(repr(W.tolist())); break
+
+
+if __name__ == "__main__":
+    _main(sys.argv)

@@ -1,5 +1,8 @@
 """Busca (dev, numpy) de pesos simples para a atenção do brinquedo: a5 do curso."""
-import itertools, numpy as np, math, sys
+import itertools
+import numpy as np
+import math
+import sys
 rng = np.random.default_rng(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
 S = np.array([0, 0.5, -0.5, 1, -1, 2, -2])
 ALVO = np.array([-0.739, 1.411, -0.521, -0.520])

@@ -1,5 +1,7 @@
 """Busca (dev, numpy) do mini-brinquedo do simulador: A[3] = 0,107; 0,787; 0,107 e y31 = 1,651."""
-import numpy as np, math, sys
+import numpy as np
+import math
+import sys
 rng = np.random.default_rng(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
 EPS = 1e-5
 def ln(x):

@@ -6,10 +6,9 @@ import numpy as np
 from scipy.optimize import least_squares
 CASAS_FIM = int(sys.argv[1]) if len(sys.argv) > 1 else 2
 MIN_ARG = sys.argv[2] if len(sys.argv) > 2 else "24"
-sys.argv = [sys.argv[0], "0", "0", str(CASAS_FIM)]
-exec(open("dev/ajuste_saida.py").read().split("\nif __name__")[0])
-sys.path.insert(0, "lab")
-import brinquedo as bq
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from ajuste_saida import residuos, confere, viol  # noqa: E402  (importável: nada roda no import)
+import brinquedo as bq  # noqa: E402  (ajuste_saida já pôs lab/ no caminho)
 
 W0 = np.array(bq.W_U, float).ravel()
 MIN_LIVRES = int(MIN_ARG)

@@ -13,8 +13,11 @@ if str(EXT) not in sys.path:
     sys.path.insert(0, str(EXT))
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "lento: reconstrói páginas do livro (dezenas de segundos)")
+def pytest_collection_modifyitems(items):
+    """Quem usa o build ganha a marca `build` (o `make check` pula esses: roda sem construir)."""
+    for item in items:
+        if "build" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.build)
 
 
 @pytest.fixture(scope="session")

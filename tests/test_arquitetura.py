@@ -4,7 +4,6 @@ Uma afirmação por teste, com o valor que o material do curso imprime:
   [slides] ../shared/course/003_2d178fb194901ddd.txt (slides e notas do apresentador)
   [bloco]  ../shared/course/000_83d16cc678541138.txt (o script do bloco moderno)
 """
-import json
 import math
 import os
 import sys
