@@ -122,6 +122,13 @@ def _svg(largura, altura, corpo, titulo, alt, classe="", role="img"):
             + "\n".join(corpo) + "\n</svg>")
 
 
+def _falado(s):
+    """Texto alternativo: '␣telhado' se lê "telhado, com o espaço na frente".."""
+    if s.startswith(b.ESPACO):
+        return f"{s[len(b.ESPACO):]}, com o espaço na frente"
+    return s
+
+
 def _forma(*dims):
     """(5, 4) -> '5 × 4'; inteiros com ponto de milhar (50.257); letras ficam como estão."""
     return " × ".join(inteiro(x) if isinstance(x, int) else str(x) for x in dims)
@@ -163,25 +170,32 @@ NOMES_EM_DUAS_LINHAS = {"Máscaras e cabeças": ("Máscaras e", "cabeças"),
                         "O próximo token": ("O próximo", "token")}
 
 
-def _mapa(k, largo):
-    """Um SVG do mapa: largo (nomes sob os círculos) ou estreito (só números, o nome atual embaixo)."""
-    total = len(PASSOS)
+def _textos_abaixo(k, largo):
+    """As linhas sob os círculos: (texto, classe, fonte). O estreito põe o nome e quebra a linha."""
     (recebe, entrega), (g_recebe, g_entrega) = _entradas_saidas()[k - 1]
-    linha_forma = f"recebe {recebe} → entrega {entrega}"
-    linha_gpt2 = f"GPT-2 small: {g_recebe} → {g_entrega}"
-    nome_atual = f"Passo {k} de {total}: {PASSOS[k - 1]}"
+    gpt2 = (f"GPT-2 small: {g_recebe} → {g_entrega}", "lv-forma", FONTE_MENOR)
+    if largo:
+        return [(f"recebe {recebe} → entrega {entrega}", "lv-texto", FONTE), gpt2]
+    return [(f"Passo {k} de {len(PASSOS)}: {PASSOS[k - 1]}", "lv-texto lv-forte", FONTE),
+            (f"recebe {recebe}", "lv-texto", FONTE), (f"entrega {entrega}", "lv-texto", FONTE), gpt2]
+
+
+def _mapa(k, largo):
+    """Um SVG do mapa: largo (nomes sob os círculos) ou estreito (só números, o nome atual embaixo).
+
+    A largura é a mesma nos sete passos (a maior que os textos pedem): o mapa não pula de
+    tamanho de uma página para a outra.
+    """
+    total = len(PASSOS)
+    r, topo = 14, 6
     if largo:
         linhas_nome = [NOMES_EM_DUAS_LINHAS.get(nome, (nome,)) for nome in PASSOS]
         vaga = max(_largura(t, FONTE) for ls in linhas_nome for t in ls) + 16
-        r, topo = 14, 6
     else:
-        vaga, r, topo = 2 * 14 + 18, 14, 6
-    if largo:
-        textos_abaixo = [linha_forma, linha_gpt2]
-    else:
-        textos_abaixo = [nome_atual, f"recebe {recebe}", f"entrega {entrega}", linha_gpt2]
-    largura = max(total * vaga, max(_largura(t, FONTE) for t in textos_abaixo) + 8,
-                  0 if largo else LARGURA_ESTREITA)
+        vaga = 2 * r + 18
+    abaixo = _textos_abaixo(k, largo)
+    largura = max([total * vaga, 0 if largo else LARGURA_ESTREITA]
+                  + [_largura(t, f) + 8 for j in range(1, total + 1) for t, _, f in _textos_abaixo(j, largo)])
     x0 = (largura - total * vaga) / 2 + vaga / 2
     cy = topo + r
     corpo = [_linha([(x0, cy), (x0 + (total - 1) * vaga, cy)], "lv-trilho")]
@@ -195,19 +209,20 @@ def _mapa(k, largo):
             for j, t in enumerate(linhas_nome[i]):
                 pedacos.append(_texto(cx, y + 8 + j * (FONTE + 3), t,
                                       "lv-texto lv-forte" if atual else "lv-texto"))
-        else:
+        else:  # só o número à vista: o <title> dá o nome do link (e aparece ao passar o mouse)
             pedacos.insert(0, f"<title>Passo {i + 1}: {_esc(nome)}</title>")
+        # o nome do link é o texto à vista ("1 Tokens") ou o <title>: sem aria-label, que
+        # esconderia o texto à vista (WCAG 2.5.3, rótulo no nome)
         marca = ' aria-current="page"' if atual else ""
-        corpo.append(f'<a href="{PAGINAS[i]}.html" aria-label="Passo {i + 1}: {_esc(nome)}"{marca}>'
-                     + "".join(pedacos) + "</a>")
+        corpo.append(f'<a href="{PAGINAS[i]}.html"{marca}>' + "".join(pedacos) + "</a>")
     y += 8 + (2 * (FONTE + 3) + 10 if largo else 4)
-    for j, t in enumerate(textos_abaixo):
-        classe = "lv-texto lv-forte" if (not largo and j == 0) else ("lv-forma" if t == linha_gpt2 else "lv-texto")
+    for j, (t, classe, _) in enumerate(abaixo):
         corpo.append(_texto(largura / 2, y + j * (FONTE + 6), t, classe))
-    altura = y + (len(textos_abaixo) - 1) * (FONTE + 6) + FONTE
+    altura = y + (len(abaixo) - 1) * (FONTE + 6) + FONTE
+    (recebe, entrega), (g_recebe, g_entrega) = _entradas_saidas()[k - 1]
     alt = (f"Mapa dos {total} passos; você está no passo {k} de {total}, {PASSOS[k - 1]}: "
-           f"{linha_forma}. No {linha_gpt2}.")
-    return _svg(largura, altura, corpo, f"Você está aqui: {nome_atual}", alt,
+           f"recebe {recebe} e entrega {entrega}. No GPT-2 small: recebe {g_recebe} e entrega {g_entrega}.")
+    return _svg(largura, altura, corpo, f"Você está aqui: passo {k} de {total}, {PASSOS[k - 1]}", alt,
                 "lv-largo" if largo else "lv-estreito", role="group"), alt
 
 
@@ -285,11 +300,10 @@ def caminho():
             corpo += [_caixa(eixo + 10, (y1 + y2) / 2 - 10, w_op[i], 20, "lv-op", r=10),
                       _texto(eixo + 10 + 8, (y1 + y2) / 2, operacoes[i], "lv-op-texto", "start")]
     altura = topo + len(dados) * h_no + (len(dados) - 1) * h_vao + margem
-    passos = " → ".join(
-        f"{ops[i - 1][1]} → {nome}, {toy} (GPT-2: {gpt})" if i else toy
-        for i, (nome, toy, gpt) in enumerate(dados))
+    passos = "; ".join(f"{ops[i - 1][1]}: {nome}, {_falado(toy)} (GPT-2: {gpt})"
+                       for i, (nome, toy, gpt) in enumerate(dados) if i)
     alt = ("O caminho do texto ao próximo token, de cima para baixo, com as formas do brinquedo "
-           f"e do GPT-2 small: {passos}.")
+           f"e do GPT-2 small. Entra o texto {dados[0][1]}; {passos}.")
     return Diagrama(_svg(largura, altura, corpo, "O caminho inteiro, do texto ao próximo token", alt), alt)
 
 
