@@ -17,10 +17,16 @@ e de `arquitetura.GPT2_SMALL`, lidos a cada chamada: mudar uma configuração mu
 (e a trava de números, que guarda o texto de cada diagrama colado).
 
 Medidas: uma unidade do viewBox é um pixel quando o desenho cabe na coluna; numa coluna
-estreita ele encolhe inteiro (o texto junto). A largura de um texto é estimada por cima,
-0,6 em por caractere (`_largura`), para nada ser cortado.
+estreita ele encolhe inteiro (o texto junto). O caminho e o bloco são verticais e cabem quase
+sem encolher numa coluna de celular; o mapa tem dois desenhos, largo e estreito, e o CSS mostra
+um só, pela largura da coluna (consulta de contêiner). A largura de um texto é estimada por
+cima, 0,6 em por caractere (`_largura`), para nada ser cortado.
+
+Fora do livro (um notebook no Jupyter ou no Colab) não há diagramas.css: o HTML leva um
+<style> de reserva com seletores :where(...), de especificidade zero, que o CSS do livro vence.
 """
 import html
+import math
 
 import arquitetura as arq
 import brinquedo as b
@@ -57,13 +63,30 @@ class Diagrama:
         return self.svgs[0]
 
     def _repr_html_(self):
-        corpo = "\n".join(self.svgs)
+        corpo = _RESERVA + "\n" + "\n".join(self.svgs)
         if self.rotulo_nav:  # o mapa é navegação: links de verdade, não uma imagem
             return f'<nav class="lv-diagrama lv-mapa" aria-label="{_esc(self.rotulo_nav)}">\n{corpo}\n</nav>'
         return f'<figure class="lv-diagrama">\n{corpo}\n</figure>'
 
     def __str__(self):
         return self._repr_html_()
+
+
+# Cores de reserva para quando diagramas.css não está na página (notebook): as variáveis do
+# JupyterLab, senão as cores do tema claro do livro. Especificidade zero: no livro, perdem sempre.
+_TEXTO, _APAGADO = "var(--jp-content-font-color1, #222832)", "var(--jp-content-font-color2, #48566b)"
+_FUNDO, _BORDA = "var(--jp-layout-color2, #f3f4f5)", "var(--jp-border-color1, #d1d5da)"
+_DESTAQUE = "var(--jp-brand-color1, #0a7d91)"
+_RESERVA = ("<style>"
+            ":where(.lv-estreito){display:none}"
+            ":where(.lv-svg){font-family:sans-serif;max-width:100%;height:auto}"
+            f":where(.lv-texto,.lv-numero,.lv-cabecalho,.lv-op-texto){{fill:{_TEXTO};font-size:13px}}"
+            f":where(.lv-forma){{fill:{_APAGADO};font-size:11.5px}}"
+            f":where(.lv-caixa,.lv-circulo,.lv-soma,.lv-op){{fill:{_FUNDO};stroke:{_BORDA}}}"
+            f":where(.lv-linha,.lv-trilho){{fill:none;stroke:{_APAGADO}}}:where(.lv-ponta){{fill:{_APAGADO}}}"
+            f":where(.lv-fluxo){{fill:none;stroke:{_DESTAQUE};stroke-width:4}}"
+            f":where(.lv-circulo.lv-atual){{fill:{_DESTAQUE}}}:where(.lv-atual-texto){{fill:#fff}}"
+            "</style>")
 
 
 def _esc(s):
@@ -113,7 +136,7 @@ def _seta(pontos, classe="lv-linha"):
 
 def _svg(largura, altura, corpo, titulo, alt, classe="", role="img"):
     """O SVG inteiro: viewBox, tamanho natural (encolhe pelo CSS), título, descrição e rótulo."""
-    largura, altura = round(largura), round(altura)
+    largura, altura = math.ceil(largura), math.ceil(altura)
     classes = f"lv-svg {classe}".strip()
     return (f'<svg class="{classes}" xmlns="http://www.w3.org/2000/svg" '
             f'viewBox="0 0 {largura} {altura}" width="{largura}" height="{altura}" '
@@ -123,7 +146,7 @@ def _svg(largura, altura, corpo, titulo, alt, classe="", role="img"):
 
 
 def _falado(s):
-    """Texto alternativo: '␣telhado' se lê "telhado, com o espaço na frente".."""
+    """Texto alternativo: '␣telhado' se lê "telhado, com o espaço na frente"."""
     if s.startswith(b.ESPACO):
         return f"{s[len(b.ESPACO):]}, com o espaço na frente"
     return s
@@ -214,7 +237,7 @@ def _mapa(k, largo):
         # o nome do link é o texto à vista ("1 Tokens") ou o <title>: sem aria-label, que
         # esconderia o texto à vista (WCAG 2.5.3, rótulo no nome)
         marca = ' aria-current="page"' if atual else ""
-        corpo.append(f'<a href="{PAGINAS[i]}.html"{marca}>' + "".join(pedacos) + "</a>")
+        corpo.append(f'<a href="{PAGINAS[i]}.html"{marca}>' + "\n".join(pedacos) + "</a>")
     y += 8 + (2 * (FONTE + 3) + 10 if largo else 4)
     for j, (t, classe, _) in enumerate(abaixo):
         corpo.append(_texto(largura / 2, y + j * (FONTE + 6), t, classe))

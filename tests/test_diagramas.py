@@ -72,6 +72,14 @@ def test_html_do_diagrama_bem_formado(nome, d):
     assert str(d) == d._repr_html_()
 
 
+@pytest.mark.parametrize("nome,d", todos())
+def test_estilo_de_reserva_perde_para_o_css_do_livro(nome, d):
+    """O <style> de reserva (notebook sem diagramas.css) só tem seletores :where(), especificidade zero."""
+    estilo = re.search(r"<style>(.*?)</style>", d._repr_html_(), re.DOTALL).group(1)
+    seletores = re.findall(r"([^{}]+)\{", estilo)
+    assert seletores and all(re.fullmatch(r":where\([^()]+\)", s.strip()) for s in seletores), seletores
+
+
 @pytest.mark.parametrize("nome,svg", svgs())
 def test_cores_so_pelo_css(nome, svg):
     """Nada de cor fixa no SVG: o tema (claro ou escuro) pinta tudo pelas classes."""
