@@ -3,6 +3,7 @@
 Não precisa do build: gera cada diagrama e lê o SVG com xml.etree.
 """
 import ast
+import importlib
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -14,9 +15,10 @@ LAB = RAIZ / "lab"
 if str(LAB) not in sys.path:
     sys.path.insert(0, str(LAB))
 
-import arquitetura as arq
-import brinquedo as b
-import diagramas as dg
+# import_module, e não import: os módulos de lab/ só ficam visíveis depois do sys.path acima
+arq = importlib.import_module("arquitetura")
+b = importlib.import_module("brinquedo")
+dg = importlib.import_module("diagramas")
 
 SVG = "{http://www.w3.org/2000/svg}"
 EM = dg.EM_POR_CARACTERE
