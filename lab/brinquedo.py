@@ -71,13 +71,19 @@ def tokenizar(texto):
                 break
         else:
             fim = s.find(ESPACO, i + 1)
-            palavra = s[i:fim if fim > 0 else len(s)].replace(ESPACO, "")
-            conhecidas = sorted({t.replace(ESPACO, "") for t in VOCAB if t != "<|endoftext|>"})
-            raise ErroToken(
-                f"O brinquedo não conhece \"{palavra}\": o vocabulário dele tem só "
-                f"{V} tokens ({', '.join(conhecidas)})."
-            )
+            pedaco = s[i:fim if fim > 0 else len(s)]          # com o "␣", se o pedaço o tiver
+            raise ErroToken(_mensagem_recusa(pedaco))
     return tokens
+
+
+def _mensagem_recusa(pedaco):
+    """A recusa do tokenizador: o pedaço que nenhum token cobre, com o "␣", e os V tokens."""
+    msg = f"O brinquedo não conhece \"{pedaco}\": nenhum dos seus tokens serve para esse pedaço."
+    palavra = pedaco.replace(ESPACO, "")
+    if palavra != pedaco and palavra in VOCAB:
+        msg += f" O token \"{palavra}\" existe, mas sem o espaço: é outro token."
+    lista = ", ".join(f"\"{t}\"" for t in VOCAB[:-1]) + f" e \"{VOCAB[-1]}\""
+    return msg + f" Os {V} tokens são {lista} (o fim de texto, que não se digita)."
 
 
 def codificar(texto):

@@ -64,7 +64,7 @@ def test_ids_que_o_curso_implica():
 
 
 def test_palavra_desconhecida_da_mensagem():
-    with pytest.raises(b.ErroToken, match="não conhece \"cachorro\""):
+    with pytest.raises(b.ErroToken, match="não conhece \"␣cachorro\""):
         b.tokenizar("o cachorro")
     with pytest.raises(b.ErroToken, match="vazia"):
         b.tokenizar("   ")
