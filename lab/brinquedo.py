@@ -236,13 +236,13 @@ def media(v):
 
 
 def desvio(v):
-    """σ = sqrt(var + ε): o desvio que a LayerNorm usa."""
+    """√(σ² + ε): o número que divide na LayerNorm (σ² é a variância da linha)."""
     mu = media(v)
     return math.sqrt(sum((x - mu) ** 2 for x in v) / len(v) + EPS)
 
 
 def ln_linha(v):
-    """LN(v) = (v - μ) / σ, com γ = 1 e β = 0."""
+    """LN(v) = (v - μ) / √(σ² + ε), com γ = 1 e β = 0."""
     mu, s = media(v), desvio(v)
     return [(x - mu) / s for x in v]
 

@@ -105,13 +105,15 @@ def vetor_min(v, max_casas=3):
 
 
 def tex_min(x, parenteses=False, max_casas=3):
-    """casas_min para LaTeX; com parenteses=True, um negativo vem entre parênteses: (-0{,}5)."""
-    s = casas_min(x, max_casas).replace(",", "{,}")
-    return f"({s})" if parenteses and s.startswith(MENOS) else s
+    """casas_min para LaTeX; com parenteses=True, um negativo vem entre parênteses: ({-}0{,}5)."""
+    s = casas_min(x, max_casas)
+    neg = s.startswith(MENOS)
+    s = s.replace(",", "{,}").replace(MENOS, "{-}")   # {-}: sinal, não subtração
+    return f"({s})" if parenteses and neg else s
 
 
 def tex_vetor_min(v, max_casas=3):
-    """vetor_min para LaTeX: [0;\\ -1;\\ 0{,}5]."""
+    """vetor_min para LaTeX: [0;\\ {-}1;\\ 0{,}5]."""
     return "[" + r";\ ".join(tex_min(x, max_casas=max_casas) for x in v) + "]"
 
 
