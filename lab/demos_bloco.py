@@ -21,7 +21,7 @@ import numpy as np
 
 def _softmax_linhas(s):
     e = np.exp(s - s.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+    return e / np.sum(e, axis=-1)[..., None]
 
 
 def pilha_de_atencao(d=4, camadas=3, cabecas=2, semente=5):
@@ -38,7 +38,7 @@ def camada_de_atencao(x, w):
     c = w["cabecas"]
     dh = d // c
     Q, K, V = x @ w["W_Q"], x @ w["W_K"], x @ w["W_V"]
-    mascara = np.triu(np.full((n, n), -np.inf), k=1)
+    mascara = np.where(np.tri(n, dtype=bool), 0.0, -np.inf)  # -inf acima da diagonal
     partes, As = [], []
     for k in range(c):
         fatia = slice(k * dh, (k + 1) * dh)
