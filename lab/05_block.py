@@ -6,7 +6,7 @@
 1. Um bloco montado do zero: a forma que entra é a forma que sai.
 2. Pré-LN contra pós-LN numa pilha de 40 blocos: o gradiente que chega ao 1º bloco.
 3. A norma do fluxo residual, bloco a bloco, no GPT-2.
-4. O logit lens: o fluxo residual lido em cada profundidade.
+4. O logit lens: a norma final e a camada de saída aplicadas no meio da pilha.
 5. Os parâmetros de um bloco do GPT-2, peça por peça.
 6. GELU contra ReLU, desenhadas em ASCII.
 
@@ -302,7 +302,7 @@ def experimento_3(modelo, tok, texto=TEXTO):
 
 @torch.no_grad()
 def experimento_4(modelo, tok, texto=PROMPT):
-    titulo(4, "logit lens — o fluxo residual lido em cada profundidade")
+    titulo(4, "logit lens — a previsão que o fluxo já carrega depois de cada bloco")
     t = modelo.transformer
     ids = torch.tensor([tok.encode(texto)])                                # (1, n)
     saida = modelo(ids, output_hidden_states=True)
