@@ -22,9 +22,19 @@ import random
 import brinquedo as b
 
 
+def _transformers():
+    """O módulo transformers, sem o aviso do tqdm sobre barras de progresso no Jupyter."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        import transformers
+    return transformers
+
+
 def config():
     """A configuração do GPT-2 com a forma do brinquedo."""
-    from transformers import GPT2Config
+    GPT2Config = _transformers().GPT2Config
 
     return GPT2Config(
         vocab_size=b.V, n_positions=b.n_ctx, n_embd=b.d, n_layer=1, n_head=b.n_cabecas,
@@ -53,9 +63,8 @@ def pesos(W_Q=None):
 def gpt2_do_brinquedo(W_Q=None):
     """Um `GPT2LMHeadModel` (float64, atenção "eager") com os pesos do brinquedo."""
     import torch
-    from transformers import GPT2LMHeadModel
 
-    modelo = GPT2LMHeadModel(config()).double().eval()
+    modelo = _transformers().GPT2LMHeadModel(config()).double().eval()
     estado = modelo.state_dict()
     with torch.no_grad():
         for nome, p in modelo.named_parameters():
@@ -72,14 +81,20 @@ def gpt2_do_brinquedo(W_Q=None):
     return modelo
 
 
-def roda(modelo, ids):
-    """logits (n, V), probabilidades (n, V) e pesos de atenção (cabeças, n, n) do GPT-2."""
+def roda_lote(modelo, lote):
+    """Várias sequências do mesmo tamanho numa passada só: uma lista de resultados de `roda`."""
     import torch
 
     with torch.no_grad():
-        s = modelo(torch.tensor([list(ids)]), output_attentions=True)
-    return {"z": s.logits[0].tolist(), "p": torch.softmax(s.logits[0], dim=-1).tolist(),
-            "A": s.attentions[0][0].tolist()}
+        s = modelo(torch.tensor([list(ids) for ids in lote]), output_attentions=True)
+    p = torch.softmax(s.logits, dim=-1)
+    return [{"z": s.logits[i].tolist(), "p": p[i].tolist(), "A": s.attentions[0][i].tolist()}
+            for i in range(len(lote))]
+
+
+def roda(modelo, ids):
+    """logits (n, V), probabilidades (n, V) e pesos de atenção (cabeças, n, n) do GPT-2."""
+    return roda_lote(modelo, [ids])[0]
 
 
 def _dif(X, Y):
@@ -102,12 +117,22 @@ def sequencias(quantas=300, semente=0):
 
 
 def compara(modelo=None, quantas=300, semente=0):
-    """O prompt e `quantas` sequências aleatórias: a maior diferença em logits e em atenção."""
+    """O prompt e `quantas` sequências aleatórias: a maior diferença em logits e em atenção.
+
+    O GPT-2 roda as sequências de mesmo tamanho juntas (um lote por tamanho); o brinquedo,
+    uma por uma.
+    """
     modelo = modelo or gpt2_do_brinquedo()
     seqs = [b.IDS_PROMPT] + sequencias(quantas, semente)
-    difs = [diferenca(modelo, ids) for ids in seqs]
-    return {"sequencias": len(seqs), "logits": max(z for z, _ in difs),
-            "atencao": max(a for _, a in difs)}
+    por_tamanho = {}
+    for ids in seqs:
+        por_tamanho.setdefault(len(ids), []).append(ids)
+    dz = da = 0.0
+    for lote in por_tamanho.values():
+        for ids, h in zip(lote, roda_lote(modelo, lote)):
+            r = b.modelo(ids)
+            dz, da = max(dz, _dif(h["z"], r["z"])), max(da, _dif(h["A"], r["A"]))
+    return {"sequencias": len(seqs), "logits": dz, "atencao": da}
 
 
 if __name__ == "__main__":
