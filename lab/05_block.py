@@ -6,7 +6,7 @@
 1. Um bloco montado do zero: a forma que entra é a forma que sai.
 2. Pré-LN contra pós-LN numa pilha de 40 blocos: o gradiente que chega ao 1º bloco.
 3. A norma do fluxo residual, bloco a bloco, no GPT-2.
-4. O logit lens: o fluxo residual lido em cada profundidade.
+4. O logit lens: a norma final e a camada de saída aplicadas no meio da pilha.
 5. Os parâmetros de um bloco do GPT-2, peça por peça.
 6. GELU contra ReLU, desenhadas em ASCII.
 
@@ -22,6 +22,8 @@ import time
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from formato import casas_min, cientifico, inteiro, num  # os números com vírgula, como no livro
 
 PROMPT = "Data visualization empowers users to"
 TEXTO = ("The small town sits at the edge of a wide river. Every morning the baker opens his "
@@ -134,14 +136,6 @@ def carrega_gpt2():
     return modelo, tok
 
 
-_TROCA = str.maketrans(",.", ".,")
-
-
-def br(x, fmt=""):
-    """Um número no jeito brasileiro: format(x, fmt) com vírgula decimal e ponto de milhar."""
-    return format(x, fmt).translate(_TROCA)
-
-
 def titulo(k, texto):
     print()
     print("=" * 78)
@@ -181,7 +175,7 @@ def experimento_1(modelo=None, tok=None, n=5):
         dif = float((bloco(x0) - capturado[0]).abs().max())
         print(f"com os pesos do bloco 0 do GPT-2 (as {len(pesos)} chaves casam uma a uma),")
         print(f'no prompt "{PROMPT}" ({ids.shape[1]} tokens):')
-        print(f"  diferença máxima entre o nosso bloco e o da biblioteca: {br(dif, '.1e')}")
+        print(f"  diferença máxima entre o nosso bloco e o da biblioteca: {cientifico(dif, 1)}")
         r["dif_gpt2"] = dif
     print("forma de entrada = forma de saída: dá para empilhar quantos blocos quiser.")
     return r
@@ -234,13 +228,13 @@ def experimento_2(L=40, passos=50, lr=1.5e-2, semente=0, **kw):
         torch.set_flush_denormal(False)
         torch.set_num_threads(threads)
     print(f"tarefa: prever o próximo de uma sequência que sobe de 1 em 1, V = {V} "
-          f"(chute uniforme: ln V = {br(math.log(V), '.2f')})")
-    print(f"taxa de aprendizado {br(lr, 'g')} desde o 1º passo, {passos} passos\n")
+          f"(chute uniforme: ln V = {num(math.log(V), 2)})")
+    print(f"taxa de aprendizado {casas_min(lr, 6)} desde o 1º passo, {passos} passos\n")
     print(f"{'passo':>5}  {'perda pré':>9}  {'perda pós':>10}  {'|grad| 1º bloco pré':>19}  {'pós':>9}")
     marcos = sorted({0, 1, 2, 5} | set(range(10, passos, 10)) | {passos - 1})
     for i in marcos:
-        print(f"{i:>5}  {br(pre[0][i], '>9.3f')}  {br(post[0][i], '>10.3f')}  "
-              f"{br(pre[1][i], '>19.1e')}  {br(post[1][i], '>9.1e')}")
+        print(f"{i:>5}  {num(pre[0][i], 3):>9}  {num(post[0][i], 3):>10}  "
+              f"{cientifico(pre[1][i], 1):>19}  {cientifico(post[1][i], 1):>9}")
     ultimos = max(1, passos // 10)
     r = {
         "ln_V": math.log(V),
@@ -251,17 +245,17 @@ def experimento_2(L=40, passos=50, lr=1.5e-2, semente=0, **kw):
         "segundos": time.time() - t0,
     }
     razao = r["grad_pre_inicio"] / r["grad_post_inicio"]
-    print(f"\nna inicialização: gradiente no 1º bloco: pré {br(r['grad_pre_inicio'], '.2f')}, "
-          f"pós {br(r['grad_post_inicio'], '.2f')} (razão {br(razao, '.1f')}: a mesma ordem de grandeza)")
-    print(f"depois de {passos} passos: perda pré {br(r['perda_pre'], '.2f')}, "
-          f"pós {br(r['perda_post'], '.2f')} (ln V = {br(r['ln_V'], '.2f')})")
-    print(f"gradiente no 1º bloco no fim: pré {br(r['grad_pre_fim'], '.1e')}, "
-          f"pós {br(r['grad_post_fim'], '.1e')}")
+    print(f"\nna inicialização: gradiente no 1º bloco: pré {num(r['grad_pre_inicio'], 2)}, "
+          f"pós {num(r['grad_post_inicio'], 2)} (razão {num(razao, 1)}: a mesma ordem de grandeza)")
+    print(f"depois de {passos} passos: perda pré {num(r['perda_pre'], 2)}, "
+          f"pós {num(r['perda_post'], 2)} (ln V = {num(r['ln_V'], 2)})")
+    print(f"gradiente no 1º bloco no fim: pré {cientifico(r['grad_pre_fim'], 1)}, "
+          f"pós {cientifico(r['grad_post_fim'], 1)}")
     if r["perda_post"] > 0.9 * r["ln_V"] and r["perda_pre"] < r["perda_post"] - 0.5:
         print("-> o pós-LN parou no chute uniforme e o gradiente dele sumiu; o pré-LN aprende.")
     else:
         print("-> nesta configuração a diferença não apareceu (mude lr, L ou a semente).")
-    print(f"({br(r['segundos'], '.1f')} s)")
+    print(f"({num(r['segundos'], 1)} s)")
     return r
 
 
@@ -289,12 +283,12 @@ def experimento_3(modelo, tok, texto=TEXTO):
     for i, (v, p0) in enumerate(zip(normas, pos0)):
         nome = "embedding" if i == 0 else f"bloco {i}"
         barra = "#" * max(1, round(40 * v / maior))
-        print(f"{nome:>10}  {br(v, '8.1f')}  {barra}")
-    print(f"\na posição 0 é um caso à parte: {br(pos0[0], '.1f')} no embedding, "
-          f"{br(max(pos0), '.1f')} no máximo (o 'sumidouro' de atenção)")
+        print(f"{nome:>10}  {num(v, 1):>8}  {barra}")
+    print(f"\na posição 0 é um caso à parte: {num(pos0[0], 1)} no embedding, "
+          f"{num(max(pos0), 1)} no máximo (o 'sumidouro' de atenção)")
     subidas = sum(b > a for a, b in zip(normas, normas[1:]))
     print(f"a norma subiu em {subidas} das {len(normas) - 1} passagens de bloco "
-          f"({br(normas[0], '.1f')} -> {br(normas[-1], '.1f')}): cada bloco soma a sua parte ao fluxo")
+          f"({num(normas[0], 1)} -> {num(normas[-1], 1)}): cada bloco soma a sua parte ao fluxo")
     return {"normas": normas, "norma_pos0": pos0, "subidas": subidas}
 
 
@@ -302,7 +296,7 @@ def experimento_3(modelo, tok, texto=TEXTO):
 
 @torch.no_grad()
 def experimento_4(modelo, tok, texto=PROMPT):
-    titulo(4, "logit lens — o fluxo residual lido em cada profundidade")
+    titulo(4, "logit lens — a previsão que o fluxo já carrega depois de cada bloco")
     t = modelo.transformer
     ids = torch.tensor([tok.encode(texto)])                                # (1, n)
     saida = modelo(ids, output_hidden_states=True)
@@ -322,10 +316,10 @@ def experimento_4(modelo, tok, texto=PROMPT):
         posicao = int((logits > logits[alvo]).sum()) + 1
         topo = tok.decode([int(logits.argmax())])
         nome = "embedding" if prof == 0 else f"bloco {prof}"
-        print(f"{nome:>15}  {topo!r:>20}  {br(posicao, '>15,')}  {br(float(p[alvo]), '>8.3f')}")
+        print(f"{nome:>15}  {topo!r:>20}  {inteiro(posicao):>15}  {num(float(p[alvo]), 3):>8}")
         linhas.append({"posicao": posicao, "p": float(p[alvo]), "logits": logits})
     dif = float((linhas[-1]["logits"] - final).abs().max())
-    print(f"\nna última profundidade o lens é a própria saída (diferença {br(dif, '.1e')}).")
+    print(f"\nna última profundidade o lens é a própria saída (diferença {cientifico(dif, 1)}).")
     posicoes = [l["posicao"] for l in linhas]
     desde = next(i for i in range(len(posicoes)) if all(q == 1 for q in posicoes[i:]))
     onde = "já no embedding" if desde == 0 else f"depois do bloco {desde}"
@@ -344,16 +338,16 @@ def experimento_5(modelo):
     conta = {p: sum(q.numel() for q in bloco.get_submodule(p).parameters()) for p in pecas}
     for p in pecas:
         formas = " + ".join("×".join(map(str, q.shape)) for q in bloco.get_submodule(p).parameters())
-        print(f"  {p:12s} {br(conta[p], '>12,')}   ({formas})")
+        print(f"  {p:12s} {inteiro(conta[p]):>12}   ({formas})")
     atencao = conta["attn.c_attn"] + conta["attn.c_proj"]
     mlp = conta["mlp.c_fc"] + conta["mlp.c_proj"]
     normas = conta["ln_1"] + conta["ln_2"]
     total_bloco = atencao + mlp + normas
     total = sum(p.numel() for p in modelo.parameters())   # a wte e a saída são o mesmo tensor
-    fmt = lambda v: br(v, ",")  # noqa: E731
+    fmt = inteiro
     print(f"\n  atenção {fmt(atencao)} · MLP {fmt(mlp)} · normas {fmt(normas)} "
           f"= bloco {fmt(total_bloco)}")
-    print(f"  o MLP leva {br(100 * mlp / total_bloco, '.1f')}% do bloco")
+    print(f"  o MLP leva {num(100 * mlp / total_bloco, 1)}% do bloco")
     print(f"  o modelo inteiro: {fmt(total)} (wte {fmt(t.wte.weight.numel())}, "
           f"{len(t.h)} blocos {fmt(len(t.h) * total_bloco)})")
     return {"pecas": conta, "atencao": atencao, "mlp": mlp, "normas": normas,
@@ -387,16 +381,16 @@ def experimento_6(x_min=-3.0, x_max=2.0, y_min=-0.4, y_max=2.0, passo_y=0.1, col
         i = linha_de(gelu[j])
         tela[i][j] = "*" if tela[i][j] == "+" else "o"
     for i, l in enumerate(tela):
-        print(f"{br(y_max - i * passo_y, '6.1f')} {''.join(l)}")
-    print(f"       x de {br(x_min, '.1f')} a {br(x_max, '.1f')}, um caractere a cada "
-          f"{br((x_max - x_min) / (colunas - 1), '.1f')}"
+        print(f"{num(y_max - i * passo_y, 1):>6} {''.join(l)}")
+    print(f"       x de {num(x_min, 1)} a {num(x_max, 1)}, um caractere a cada "
+          f"{num((x_max - x_min) / (colunas - 1), 1)}"
           "   (* = as duas caem no mesmo ponto)")
     j_min = min(range(colunas), key=lambda j: gelu[j])
     print("\n     x    ReLU    GELU")
     for x in (-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0):
-        print(f"{br(x, '6.1f')}  {br(max(0.0, x), '6.3f')}  {br(gelu_tanh(x), '6.3f')}")
-    print(f"\na GELU fica negativa para x < 0 (mínimo {br(gelu[j_min], '.3f')} "
-          f"perto de x = {br(xs[j_min], '.1f')})"
+        print(f"{num(x, 1):>6}  {num(max(0.0, x), 3):>6}  {num(gelu_tanh(x), 3):>6}")
+    print(f"\na GELU fica negativa para x < 0 (mínimo {num(gelu[j_min], 3)} "
+          f"perto de x = {num(xs[j_min], 1)})"
           " e é suave em 0;\na ReLU é zero para todo x < 0 e tem um bico em 0.")
     return {"gelu_min": gelu[j_min], "x_min": xs[j_min], "tela": ["".join(l) for l in tela]}
 
@@ -420,7 +414,7 @@ def main(argv=None):
                              "preciso internet para baixar os pesos; depois eles ficam no cache.\n"
                              "Os experimentos 2 e 6 rodam sem o modelo: python lab/05_block.py --so 2 6")
         c = modelo.config
-        print(f"  {c.n_layer} blocos, d = {c.n_embd}, {c.n_head} cabeças, V = {br(c.vocab_size, ',')}")
+        print(f"  {c.n_layer} blocos, d = {c.n_embd}, {c.n_head} cabeças, V = {inteiro(c.vocab_size)}")
     resultados = {}
     for k in quais:
         if k == 1:

@@ -11,7 +11,7 @@
 # ---
 
 # %% [markdown]
-# # Laboratório: o caminho completo, medido no GPT-2
+# # Laboratório: do texto ao próximo token, no GPT-2 small
 #
 # Duas horas, nove seções, o GPT-2 small de verdade rodando na CPU. Cada seção mede uma parte
 # do caminho texto → tokens → embedding → blocos → norma + unembedding → softmax e termina num
@@ -30,10 +30,12 @@
 # ## 0. Preparação
 #
 # No Colab, a célula abaixo instala o `transformers` (se faltar) e baixa os arquivos do
-# laboratório: `gpt2_lab.py` e `gpt2_contas.py` (as contas), `formato.py` (números com
-# vírgula) e `valores_curso.json`. Rodando do repositório, ela só acha a pasta `lab/`.
+# laboratório: os módulos `gpt2_*.py` (as contas, um arquivo por parte do caminho),
+# `formato.py` (números com vírgula) e `valores_curso.json`. Rodando do repositório, ela só
+# acha a pasta `lab/`.
 
 # %%
+#@title Preparação: instala o que falta e acha (ou baixa) os arquivos do laboratório
 import importlib.util
 import os
 import subprocess
@@ -43,7 +45,9 @@ if importlib.util.find_spec("transformers") is None:
     subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", "transformers"])
 
 URL_LAB = "{{URL_LAB}}"
-ARQUIVOS = ("gpt2_lab.py", "gpt2_contas.py", "formato.py", "valores_curso.json")
+ARQUIVOS = ("gpt2_lab.py", "gpt2_base.py", "gpt2_caminho.py", "gpt2_cabecas.py",
+            "gpt2_decodificacao.py", "gpt2_curso.py", "gpt2_contas.py", "arquitetura.py",
+            "formato.py", "valores_curso.json")
 for pasta in (".", "lab", os.path.join("..", "lab")):
     if all(os.path.exists(os.path.join(pasta, a)) for a in ARQUIVOS):
         sys.path.insert(0, os.path.abspath(pasta))
@@ -64,8 +68,8 @@ from formato import cientifico, inteiro, num, pct
 torch.set_grad_enabled(False)
 
 # %% [markdown]
-# Agora o modelo. Na primeira vez, `from_pretrained("gpt2")` baixa mais de 500 MB (depois
-# fica no cache). `Curso` decide se vale comparar com o curso: só se o modelo tiver a forma do GPT-2
+# Agora o modelo. Na primeira vez, `from_pretrained("gpt2")` baixa os pesos, cerca de
+# meio GiB (depois eles ficam no cache do Hugging Face). `Curso` decide se vale comparar com o curso: só se o modelo tiver a forma do GPT-2
 # small.
 
 # %%
@@ -77,14 +81,14 @@ print(f"{c.n_layer} blocos, d = {c.n_embd}, {c.n_head} cabeças, V = {inteiro(c.
 print("comparar com o curso:", "sim" if curso.ativo else "não (não é o GPT-2 small)")
 
 # %% [markdown]
-# ## 1. Texto → tokens, em dois idiomas
+# ## 1. Do texto aos tokens, em inglês e em português
 #
 # O GPT-2 não lê palavras: lê pedaços de uma lista de 50.257, montada com texto da web em
 # inglês (BPE). Veja como o prompt do curso é cortado, como o espaço faz parte do token e
 # quanto uma frase em português custa a mais.
 
 # %%
-r1 = gl.secao1(tok)
+r1 = gl.tokens_em_dois_idiomas(tok)
 print("prompt:", gl.PROMPT)
 print("tokens:", r1["pedacos"], "->", r1["ids"])
 print('ids de " the", "the", " The":', r1["ids_the"])
@@ -95,8 +99,8 @@ for (en, pt), (ren, rpt) in zip(gl.FRASES, r1["razoes"]):
     print(f"{en:>42}  {num(ren, 2):>7}   {pt:>48}  {num(rpt, 2):>7}")
 
 # %% [markdown]
-# **Pense:** a mesma frase em português custa quase o dobro de tokens. O que isso faz com o
-# custo de cada resposta e com quanto texto cabe no contexto?
+# **Pense:** em português, a mesma frase pede bem mais tokens por palavra. Cada token a mais
+# é mais conta para responder e menos espaço livre no contexto.
 
 # %%
 # checkpoint 1
@@ -110,14 +114,14 @@ curso.confere_tudo(gl.medidas(1, r1))
 print("checkpoint 1 ok")
 
 # %% [markdown]
-# ## 2. Onde moram os 124M de parâmetros
+# ## 2. Onde moram os parâmetros
 #
 # Contamos os parâmetros do modelo carregado peça por peça e conferimos com a fórmula que só
 # usa a configuração (d, L, V, posições). A camada de saída não entra na conta: ela é a própria
 # tabela `wte`, usada de novo, transposta.
 
 # %%
-r2 = gl.secao2(modelo)
+r2 = gl.onde_moram_os_parametros(modelo)
 for peca, n in r2["contados"]["pecas"].items():
     print(f"  {peca:12s} {inteiro(n):>12}")
 rb = r2["resumo"]
@@ -141,14 +145,14 @@ curso.confere_tudo(gl.medidas(2, r2))
 print("checkpoint 2 ok")
 
 # %% [markdown]
-# ## 3. O caminho completo, em formas
+# ## 3. As formas ao longo do caminho
 #
 # Ganchos (`register_forward_hook`) anotam a forma de cada etapa durante uma passada normal.
 # Repare: dentro da pilha a forma não muda; só a última projeção leva de d para V. E toda
 # posição faz uma previsão — o treino usa todas; a geração, só a última.
 
 # %%
-r3 = gl.secao3(modelo, tok)
+r3 = gl.caminho_completo(modelo, tok)
 for etapa, forma in r3["etapas"]:
     print(f"  {etapa:26s} {forma}")
 print("\nmais prováveis depois do prompt:", [(t, num(p)) for t, p in r3["top4"]])
@@ -171,7 +175,7 @@ curso.confere_tudo(gl.medidas(3, r3))
 print("checkpoint 3 ok")
 
 # %% [markdown]
-# ## 4. Um bloco à mão = a biblioteca
+# ## 4. Refazer um bloco à mão
 #
 # `gl.bloco_a_mao` refaz o bloco 0 só com `@`, uma máscara causal, softmax, LayerNorm e a GELU,
 # usando os pesos do próprio modelo (`ln_1`, `attn.c_attn`, `attn.c_proj`, `ln_2`, `mlp.c_fc`,
@@ -179,7 +183,7 @@ print("checkpoint 3 ok")
 # inteiro à mão (12 blocos, `ln_f` e a `wte` transposta) e comparamos com a biblioteca.
 
 # %%
-r4 = gl.secao4(modelo, tok, mostra=True)
+r4 = gl.bloco_a_mao_e_a_biblioteca(modelo, tok, mostra=True)
 print(f"\nsaída do bloco 0:      diferença máxima {cientifico(r4['dif_bloco'])}")
 print(f"pesos de atenção:      diferença máxima {cientifico(r4['dif_atencao'])}")
 print(f"logits no fim:         diferença máxima {cientifico(r4['dif_logits'])} "
@@ -194,7 +198,7 @@ curso.confere_tudo(gl.medidas(4, r4))
 print("checkpoint 4 ok: só arredondamento de float32")
 
 # %% [markdown]
-# ## 5. O que cabeças de verdade fazem
+# ## 5. O que as cabeças fazem
 #
 # Para cada uma das L × H cabeças medimos três funções: olhar o token anterior, olhar o
 # primeiro token (o "sumidouro" onde a atenção que não tem para onde ir descansa) e
@@ -202,11 +206,11 @@ print("checkpoint 4 ok: só arredondamento de float32")
 # vez que o token atual apareceu. É essa cabeça que deixa o modelo copiar.
 
 # %%
-r5 = gl.secao5(modelo, tok)
+r5 = gl.o_que_as_cabecas_fazem(modelo, tok)
 for nome in ("anterior", "primeiro", "inducao"):
     b, h, v = r5[f"melhor_{nome}"]
     print(f"{nome:>9}: melhor cabeça {b}.{h} (bloco.cabeça, do 0), peso médio {num(v, 2)}")
-print(f"{r5['heads_sumidouro']} de {r5['n_heads']} cabeças põem mais da metade no primeiro token")
+print(f"{r5['cabecas_sumidouro']} de {r5['n_cabecas']} cabeças põem mais da metade no primeiro token")
 cp = r5["copias"]
 print(f"sequência aleatória repetida: perda {num(cp['primeira'], 2)} nats na 1ª cópia "
       f"(ao acaso: {num(cp['ao_acaso'], 2)}), {num(cp['segunda'], 2)} na 2ª, "
@@ -215,7 +219,7 @@ print(f"sequência aleatória repetida: perda {num(cp['primeira'], 2)} nats na 1
 # %%
 # checkpoint 5
 assert r5["anterior"].shape == (c.n_layer, c.n_head)
-assert r5["n_heads"] == c.n_layer * c.n_head
+assert r5["n_cabecas"] == c.n_layer * c.n_head
 assert r5["soma_linhas"] < 1e-5                             # cada linha de A soma 1
 assert r5["acima_diagonal"] == 0.0                          # máscara causal: nada do futuro
 assert all(0 <= float(r5[f].min()) and float(r5[f].max()) <= 1 for f in ("anterior", "primeiro", "inducao"))
@@ -223,14 +227,14 @@ curso.confere_tudo(gl.medidas(5, r5))
 print("checkpoint 5 ok")
 
 # %% [markdown]
-# ## 6. Tire a atenção, mantenha o resto
+# ## 6. Desligar a atenção
 #
 # Um gancho em cada `attn` troca a saída por zeros; embeddings, MLPs e normas continuam.
 # Sem atenção, cada posição só vê o próprio token e o próprio índice. Duas frases de 10
 # tokens que terminam em " the" ficam com a mesma previsão?
 
 # %%
-r6 = gl.secao6(modelo, tok)
+r6 = gl.tire_a_atencao(modelo, tok)
 for frase, com, sem in zip(gl.FRASES_THE, r6["com"], r6["sem"]):
     print(frase)
     print("   com atenção:", [(t, num(p)) for t, p in com])
@@ -250,14 +254,14 @@ curso.confere_tudo(gl.medidas(6, r6))
 print("checkpoint 6 ok")
 
 # %% [markdown]
-# ## 7. O fluxo residual em cada profundidade
+# ## 7. O logit lens: ler o fluxo no meio da pilha
 #
 # O *logit lens*: aplicamos a `ln_f` e a `wte` transposta ao fluxo residual depois de cada
 # bloco, como se o modelo acabasse ali. Atenção a um detalhe da biblioteca: o último
 # `hidden_states` já passou pela `ln_f`; nele a norma não é aplicada de novo.
 
 # %%
-r7 = gl.secao7(modelo, tok)
+r7 = gl.fluxo_em_cada_profundidade(modelo, tok)
 print(f"resposta final: {r7['alvo']!r}\n")
 print(f"{'depois de':>12}  {'topo':>14}  posição  p(resposta)  ‖x‖ médio")
 for prof, (topo, pos, p) in enumerate(zip(r7["topos"], r7["todas_posicoes"], r7["todas_p"])):
@@ -281,7 +285,7 @@ print("checkpoint 7 ok")
 # com cache, cada passo só calcula a linha nova; o resultado tem de ser o mesmo.
 
 # %%
-r8 = gl.secao8(modelo, tok)
+r8 = gl.temperatura_e_cache(modelo, tok)
 print(f"depois do prompt, o topo é {r8['topo']!r}")
 print("   T   p(topo)  tokens para 90%")
 for l in r8["tabela"]:
@@ -289,7 +293,7 @@ for l in r8["tabela"]:
 for nome, texto in gl.PROMPTS_CONFIANCA.items():
     cf = r8["confianca"][nome]
     print(f"{texto!r}: topo {cf['topo']!r} {num(cf['p_topo'])}, top-p 0,9 mantém {inteiro(cf['top_p'])}")
-print("\nguloso:", repr(r8["guloso"]))
+print("\ngulosa (sempre o mais provável):", repr(r8["guloso"]))
 print(f"com cache = sem cache: {r8['cache_igual']} (logits diferem no máximo {cientifico(r8['dif_cache'])})")
 
 # %%
@@ -307,11 +311,13 @@ print("checkpoint 8 ok")
 # %% [markdown]
 # ## 9. Sua vez: escolha a decodificação
 #
-# Mude `T`, `k`, `p` e a semente e rode de novo. Experimente: guloso (`T = 0`), T = 0,7 com
-# top-p 0,9, T = 1,5 sem filtro. Quando o texto degringola? Quando ele entra em laço?
+# Mude `T`, `k`, `p` e a semente e rode de novo. Experimente a decodificação gulosa
+# (`guloso=True`: sempre o mais provável, o limite de T → 0; T = 0 não é uma temperatura),
+# T = 0,7 com top-p 0,9 e T = 1,5 sem filtro. Quando o texto degringola? Quando ele entra
+# em laço?
 
 # %%
-MINHA = dict(T=0.7, k=None, p=0.9, semente=0)
+MINHA = dict(T=0.7, k=None, p=0.9, semente=0, guloso=False)
 r9 = gl.decodifica(modelo, tok, gl.PROMPT, n=30, **MINHA)
 print(gl.PROMPT + r9["texto"])
 print("\ntokens mantidos em cada passo:", [m["n"] for m in r9["mantidos"]])
@@ -321,7 +327,7 @@ print("\ntokens mantidos em cada passo:", [m["n"] for m in r9["mantidos"]])
 de_novo = gl.decodifica(modelo, tok, gl.PROMPT, n=30, **MINHA)
 assert de_novo["ids"] == r9["ids"]                          # mesma semente, mesmo texto
 assert all(m["dentro"] for m in r9["mantidos"])             # todo sorteado estava no conjunto
-if MINHA["p"] is not None and MINHA["k"] is None and MINHA["T"] > 0:
+if MINHA["p"] is not None and MINHA["k"] is None and not MINHA["guloso"]:
     assert all(m["massa"] >= MINHA["p"] - 1e-5 for m in r9["mantidos"])
 print("checkpoint 9 ok")
 

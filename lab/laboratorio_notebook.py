@@ -4,7 +4,8 @@
     python lab/laboratorio_notebook.py --confere  # sai com erro se o .ipynb estiver velho
 
 Cada `# %%` abre uma célula de código; `# %% [markdown]` abre uma de texto (sem o "# " do
-começo das linhas). O endereço de onde o Colab baixa os arquivos do laboratório sai do
+começo das linhas). Uma célula de código que começa por `#@title` fica recolhida (no Colab,
+um formulário com o título; no JupyterLab, o código escondido). O endereço de onde o Colab baixa os arquivos do laboratório sai do
 `_config.yml` da raiz (repository.url e branch). O .ipynb vai sem saídas.
 """
 import argparse
@@ -19,14 +20,20 @@ FONTE = os.path.join(AQUI, "laboratorio_gpt2.py")
 DESTINO = os.path.join(AQUI, "laboratorio_gpt2.ipynb")
 
 
-def url_lab(config=os.path.join(RAIZ, "_config.yml")):
-    """https://raw.githubusercontent.com/DONO/REPO/RAMO/lab/, lido do _config.yml do livro."""
+def url_lab(config=os.path.join(RAIZ, "_config.yml"), repo_url=None, ramo=None):
+    """https://raw.githubusercontent.com/DONO/REPO/RAMO/lab/.
+
+    Sem `repo_url`, o repositório e o ramo vêm do _config.yml do livro (é o que o .ipynb do
+    repositório guarda). O build do site passa o repositório que o construiu (ver
+    book/_ext/livro.py): o notebook publicado num fork baixa os arquivos do fork.
+    """
     texto = open(config, encoding="utf-8").read()
     bloco = texto.split("\nrepository:", 1)[1]
-    url = re.search(r"^\s+url:\s*(\S+)", bloco, re.M).group(1)
-    ramo = re.search(r"^\s+branch:\s*(\S+)", bloco, re.M)
+    url = repo_url or re.search(r"^\s+url:\s*(\S+)", bloco, re.M).group(1)
+    achado = re.search(r"^\s+branch:\s*(\S+)", bloco, re.M)
+    ramo = ramo or (achado.group(1) if achado else "main")
     dono_repo = url.rstrip("/").split("github.com/", 1)[1]
-    return f"https://raw.githubusercontent.com/{dono_repo}/{ramo.group(1) if ramo else 'main'}/lab/"
+    return f"https://raw.githubusercontent.com/{dono_repo}/{ramo}/lab/"
 
 
 def celulas(texto):
@@ -67,6 +74,9 @@ def notebook(texto, url):
                "source": fonte.splitlines(keepends=True)}
         if tipo == "code":
             cel.update(execution_count=None, outputs=[])
+            if fonte.startswith("#@title"):
+                # recolhida: no Colab (formulário com o título) e no JupyterLab
+                cel["metadata"] = {"cellView": "form", "jupyter": {"source_hidden": True}}
         cells.append(cel)
     return {
         "cells": cells,
@@ -80,8 +90,8 @@ def notebook(texto, url):
     }
 
 
-def gera():
-    nb = notebook(open(FONTE, encoding="utf-8").read(), url_lab())
+def gera(url=None):
+    nb = notebook(open(FONTE, encoding="utf-8").read(), url or url_lab())
     return json.dumps(nb, ensure_ascii=False, indent=1) + "\n"
 
 

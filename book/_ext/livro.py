@@ -1,6 +1,16 @@
-"""Extensões Sphinx do livro: reúne as peças (widgets, notebooks, razão de números)."""
+"""Extensões Sphinx do livro: reúne as peças (widgets, notebooks, razão de números).
+
+E segue o repositório: construído pelo GitHub Actions (que define GITHUB_REPOSITORY, ex.:
+`fulana/transformers-livro`), o site aponta o botão do repositório, os links para o Colab e
+os links para arquivos de `lab/` para o repositório que o construiu. Assim um fork publica
+links que funcionam sem editar nada. Fora do Actions vale `repository.url` do `_config.yml`.
+
+As páginas usam os endereços pelas substituições do MyST (ver `enderecos`), por exemplo
+`{{ '[o notebook]({}/lab/laboratorio_gpt2.ipynb)'.format(repo_blob) }}`.
+"""
 import importlib
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -8,8 +18,48 @@ sys.path.insert(0, os.path.dirname(__file__))
 # Cada peça é um módulo com setup(app); uma peça ausente é simplesmente pulada.
 PECAS = ["widgets", "notebooks", "razao"]
 
+RAMO_PUBLICADO = "gh-pages"  # o ramo que o workflow pages.yml escreve (o site construído)
+_DONO_NOME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+
+
+def repositorio(url_config, ambiente=None):
+    """O endereço do repositório: o do GITHUB_REPOSITORY, se houver; senão `url_config`."""
+    ambiente = os.environ if ambiente is None else ambiente
+    repo = (ambiente.get("GITHUB_REPOSITORY") or "").strip()
+    if _DONO_NOME.fullmatch(repo):
+        return f"https://github.com/{repo}"
+    return (url_config or "").strip().rstrip("/")
+
+
+def enderecos(url, ramo="main"):
+    """As substituições do MyST com os endereços do repositório `url` (https://github.com/d/n)."""
+    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", url or "")
+    if not m:
+        return {}
+    dono_nome = f"{m.group(1)}/{m.group(2)}"
+    return {
+        "repo_url": f"https://github.com/{dono_nome}",
+        "repo_blob": f"https://github.com/{dono_nome}/blob/{ramo}",
+        "repo_raw": f"https://raw.githubusercontent.com/{dono_nome}/{ramo}",
+        # o Colab abre os notebooks do site publicado (ramo gh-pages, pasta _notebooks)
+        "colab_site": f"https://colab.research.google.com/github/{dono_nome}/blob/{RAMO_PUBLICADO}/_notebooks",
+    }
+
+
+def no_config(app, config):
+    """config-inited: troca o repositório do _config.yml pelo do Actions, se houver."""
+    opcoes = dict(config.html_theme_options or {})
+    url = repositorio(opcoes.get("repository_url", ""))
+    if url:
+        opcoes["repository_url"] = url
+    config.html_theme_options = opcoes
+    subs = dict(config.myst_substitutions or {})
+    subs.update(enderecos(url, opcoes.get("repository_branch") or "main"))
+    config.myst_substitutions = subs
+
 
 def setup(app):
+    app.connect("config-inited", no_config)
     for nome in PECAS:
         try:
             mod = importlib.import_module(nome)

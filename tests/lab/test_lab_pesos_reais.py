@@ -20,8 +20,7 @@ pytestmark = pytest.mark.pesos_reais
 
 VALORES = json.load(open(os.path.join(LAB, "valores_curso.json"), encoding="utf-8"))["valores"]
 CONFERIVEIS = {k for k, v in VALORES.items() if v["tipo"] != "referencia"}
-SECOES = {1: lambda m, t: gl.secao1(t), 2: lambda m, t: gl.secao2(m), 3: gl.secao3, 4: gl.secao4,
-          5: gl.secao5, 6: gl.secao6, 7: gl.secao7, 8: gl.secao8}
+SECOES = gl.SECOES
 
 
 def _offline():
@@ -42,14 +41,14 @@ def test_secao_confere_com_o_curso(gpt2_real, secao):
 
 def test_invariantes_nos_pesos_reais(gpt2_real):
     modelo, tok = gpt2_real
-    r4 = gl.secao4(modelo, tok)
+    r4 = gl.bloco_a_mao_e_a_biblioteca(modelo, tok)
     assert r4["dif_bloco"] < 1e-5 and r4["dif_atencao"] < 1e-5
-    r6 = gl.secao6(modelo, tok)
+    r6 = gl.tire_a_atencao(modelo, tok)
     assert r6["dif_sem"] < 1e-6 and r6["perda_sem"] > r6["perda_com"] + 1.0
-    r7 = gl.secao7(modelo, tok)
+    r7 = gl.fluxo_em_cada_profundidade(modelo, tok)
     normas = r7["normas"]["normas"]
     assert normas[-1] > 5 * normas[0]                  # o fluxo cresce ao longo da pilha
-    r8 = gl.secao8(modelo, tok)
+    r8 = gl.temperatura_e_cache(modelo, tok)
     assert r8["cache_igual"]
 
 

@@ -1,4 +1,5 @@
-"""As funções das nove seções (lab/gpt2_lab.py), no GPT-2 minúsculo, e as peças com conta à mão."""
+"""As funções das nove seções (lab/gpt2_*.py, reunidas em gpt2_lab), no GPT-2 minúsculo, e as
+peças com conta à mão."""
 import json
 import math
 import os
@@ -6,6 +7,7 @@ import os
 import pytest
 import torch
 
+import gpt2_caminho
 import gpt2_lab as gl
 
 from .conftest import LAB, MINUSCULO
@@ -14,11 +16,7 @@ from .conftest import LAB, MINUSCULO
 @pytest.fixture(scope="module")
 def resultados(minusculo):
     modelo, tok = minusculo
-    return {
-        1: gl.secao1(tok), 2: gl.secao2(modelo), 3: gl.secao3(modelo, tok), 4: gl.secao4(modelo, tok),
-        5: gl.secao5(modelo, tok), 6: gl.secao6(modelo, tok), 7: gl.secao7(modelo, tok),
-        8: gl.secao8(modelo, tok),
-    }
+    return {k: f(modelo, tok) for k, f in gl.SECOES.items()}
 
 
 # ------------------------------------------------------------------ 1. tokens
@@ -86,21 +84,21 @@ def test_4_bloco_a_mao_igual_a_biblioteca(resultados):
 def test_4_um_erro_no_bloco_aparece(minusculo, monkeypatch):
     """Controle: com a GELU exata (erf) no lugar da do GPT-2, a diferença passa de 1e-5."""
     modelo, tok = minusculo
-    monkeypatch.setattr(gl, "gelu", lambda x: torch.nn.functional.gelu(x))
-    r = gl.secao4(modelo, tok)
+    monkeypatch.setattr(gpt2_caminho, "gelu", lambda x: torch.nn.functional.gelu(x))
+    r = gl.bloco_a_mao_e_a_biblioteca(modelo, tok)
     assert r["dif_bloco"] > 1e-5
 
 
 def test_4_sem_mascara_a_diferenca_aparece(minusculo, monkeypatch):
     modelo, tok = minusculo
-    monkeypatch.setattr(gl, "mascara_causal", lambda n: torch.zeros(n, n))
-    r = gl.secao4(modelo, tok)
+    monkeypatch.setattr(gpt2_caminho, "mascara_causal", lambda n: torch.zeros(n, n))
+    r = gl.bloco_a_mao_e_a_biblioteca(modelo, tok)
     assert r["dif_atencao"] > 1e-3 and r["dif_bloco"] > 1e-5
 
 
 def test_4_imprime_as_seis_formas(minusculo, capsys):
     modelo, tok = minusculo
-    gl.secao4(modelo, tok, mostra=True)
+    gl.bloco_a_mao_e_a_biblioteca(modelo, tok, mostra=True)
     linhas = [l for l in capsys.readouterr().out.splitlines() if "×" in l]
     assert len(linhas) == 6
 
@@ -123,12 +121,12 @@ def test_4_pecas_a_mao():
     assert torch.isinf(m[0, 1]) and m[1, 0] == 0 and m[2, 2] == 0
 
 
-# ------------------------------------------------------------------ 5. heads
+# ------------------------------------------------------------------ 5. cabeças
 
-def test_5_heads(resultados):
+def test_5_cabecas(resultados):
     r = resultados[5]
     L, H = MINUSCULO["n_layer"], MINUSCULO["n_head"]
-    assert r["n_heads"] == L * H
+    assert r["n_cabecas"] == L * H
     assert r["anterior"].shape == r["primeiro"].shape == r["inducao"].shape == (L, H)
     assert r["soma_linhas"] < 1e-5 and r["acima_diagonal"] == 0.0
     b, h, v = r["melhor_inducao"]
@@ -151,8 +149,8 @@ def test_5_escores_numa_atencao_feita_a_mao():
         inducao[0, 0, i, i - T + 1 if i >= T else 0] = 1
     assert float(gl.escore_inducao(inducao, T)) == 1.0
     assert float(gl.escore_anterior(inducao)) < 1.0
-    A = torch.stack([anterior[0], inducao[0]])                     # (2 blocos, 1 head, n, n)
-    assert gl.melhor_head(gl.escore_inducao(A, T))[:2] == (1, 0)
+    A = torch.stack([anterior[0], inducao[0]])                     # (2 blocos, 1 cabeça, n, n)
+    assert gl.melhor_cabeca(gl.escore_inducao(A, T))[:2] == (1, 0)
 
 
 def test_5_sequencia_repetida():
@@ -225,7 +223,9 @@ def test_8_filtros_numa_distribuicao_conhecida():
     # a ordem fica; T pequeno concentra, T grande achata
     assert float(gl.com_temperatura(z, 0.5)[0]) > 0.5 > float(gl.com_temperatura(z, 2.0)[0])
     assert torch.allclose(gl.com_temperatura(z, 1.0), p)
-    assert gl.escolhe(z, T=0) == 0
+    assert gl.escolhe(z, guloso=True) == 0
+    with pytest.raises(ValueError, match="guloso=True"):   # T = 0 não é uma temperatura
+        gl.escolhe(z, T=0)
     g = torch.Generator().manual_seed(0)
     sorteados = {gl.escolhe(z, T=1.0, k=2, gerador=g) for _ in range(200)}
     assert sorteados == {0, 1}
@@ -267,8 +267,8 @@ def test_9_decodifica(minusculo):
     b = gl.decodifica(modelo, tok, gl.PROMPT, n=8, T=0.7, p=0.9, semente=1)
     assert a["ids"] == b["ids"] and len(a["ids"]) == 8
     assert all(m["dentro"] and m["massa"] >= 0.9 - 1e-5 for m in a["mantidos"])
-    guloso = gl.decodifica(modelo, tok, gl.PROMPT, n=5, T=0)
-    ref, _ = gl.gera(modelo, gl.ids_de(tok, gl.PROMPT), 5, T=0, cache=False)
+    guloso = gl.decodifica(modelo, tok, gl.PROMPT, n=5, guloso=True)
+    ref, _ = gl.gera(modelo, gl.ids_de(tok, gl.PROMPT), 5, guloso=True, cache=False)
     assert guloso["ids"] == ref
 
 
@@ -322,3 +322,27 @@ def test_curso_pula_sem_pesos():
     curso = gl.Curso(ativo=False)
     assert curso.confere("s3.p_visualize", 0.5) is None
     assert curso.pulados == ["s3.p_visualize"]
+
+
+# ------------------------------------------------------------------ a divisão em módulos
+
+def test_nenhum_modulo_do_laboratorio_passa_de_600_linhas():
+    for nome in os.listdir(LAB):
+        if nome.startswith("gpt2_") and nome.endswith(".py"):
+            with open(os.path.join(LAB, nome), encoding="utf-8") as f:
+                assert len(f.read().splitlines()) <= 600, nome
+
+
+def test_forma_do_small_vem_do_gpt2config():
+    from transformers import GPT2Config
+
+    assert gl.forma_gpt2_small(GPT2Config())
+    assert not gl.forma_gpt2_small(GPT2Config(**MINUSCULO))
+    assert gl.sequencia_repetida(T=5).max() < GPT2Config().vocab_size
+
+
+def test_arquivos_do_colab_existem():
+    for nome in gl.ARQUIVOS:
+        assert os.path.exists(os.path.join(LAB, nome)), nome
+    modulos = {n for n in os.listdir(LAB) if n.startswith("gpt2_") and n.endswith(".py")}
+    assert modulos - {"gpt2_cache.py"} <= set(gl.ARQUIVOS)
