@@ -107,7 +107,7 @@ def params_gpt2(cfg=GPT2_SMALL):
     wpe = cfg["n_ctx"] * d
     ln_f = 2 * d
     return {"bloco": bloco["total"], "blocos": blocos, "wte": wte, "wpe": wpe, "ln_f": ln_f,
-            "total": blocos + wte + wpe + ln_f}
+            "mlps": cfg["n_camadas"] * bloco["mlp"], "total": blocos + wte + wpe + ln_f}
 
 
 def cache_kv_bytes(n_camadas, n_kv, d_h, n_tokens=1, bytes_por_numero=2):

@@ -165,6 +165,18 @@ W_U = [
     [     0,   -1.5,  1.069,    0.5,      1,    0.5,      1, -0.894,      0,    0.9,  1.024,   -0.5],
 ]
 
+
+def parametros():
+    """Quantos números cada peça do brinquedo tem (sem vieses; γ = 1 e β = 0 ficam fixos)."""
+    tam = {nome: len(M) * len(M[0]) for nome, M in
+           (("E", E), ("P", P), ("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O),
+            ("W1", W1), ("W2", W2), ("W_U", W_U))}
+    tam["total"] = sum(tam.values())
+    tam["atencao"] = tam["W_Q"] + tam["W_K"] + tam["W_V"] + tam["W_O"]
+    tam["mlp"] = tam["W1"] + tam["W2"]
+    return tam
+
+
 # O simulador do bloco: uma cabeça, 3 tokens, W_Q = W_V = I.
 MINI_X = [
     [-1, 0, 0, -1],

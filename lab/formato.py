@@ -194,3 +194,11 @@ def bytes_bin(n, casas=1):
 def contagem(n, singular, plural=None):
     """Um inteiro com o substantivo na forma certa: 1 token, 2 tokens, 1.024 tokens."""
     return f"{inteiro(n)} {singular if n == 1 else (plural or singular + 's')}"
+
+
+def forma(*dims):
+    """Uma forma de tensor: forma(5, 4) -> '5 × 4'; forma('n', 50257) -> 'n × 50.257'.
+
+    Inteiros ganham ponto de milhar, letras ficam como estão; os espaços não quebram a linha.
+    """
+    return "\u00a0×\u00a0".join(inteiro(x) if isinstance(x, int) else str(x) for x in dims)
