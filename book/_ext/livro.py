@@ -6,7 +6,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 
 # Cada peça é um módulo com setup(app); uma peça ausente é simplesmente pulada.
-PECAS = ["widgets", "notebooks", "razao"]
+PECAS = ["widgets", "notebooks", "razao", "tema"]
 
 
 def setup(app):

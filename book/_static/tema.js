@@ -1,0 +1,67 @@
+// Ajustes do livro ao tema (book/_ext/tema.py carrega este arquivo com defer).
+//
+// 1. Busca (Sphinx 7.4, searchtools.js): os trechos dos resultados saem sem o LaTeX cru
+//    das fórmulas, e acham a palavra mesmo digitada sem acento ("atencao" → "atenção").
+// 2. Rolagem de lado: equações, tabelas e figuras mais largas que a coluna rolam dentro
+//    de si (livro.css). Quem rola precisa ser alcançável pelo teclado (tabindex="0"),
+//    como o tema já faz com tabelas e código.
+(() => {
+  "use strict";
+
+  // Troca cada letra acentuada pela letra sem acento, sem mudar o comprimento do texto.
+  const semAcento = (s) => s.replace(/[^\u0000-\u007f]/g, (c) => c.normalize("NFD")[0]);
+
+  // --- 1. Busca --------------------------------------------------------------------------
+  if (typeof Search !== "undefined") {
+    const htmlToText = Search.htmlToText;
+    Search.htmlToText = (html, ancora) => {
+      const doc = new DOMParser().parseFromString(html, "text/html");
+      // A fórmula no HTML é o TeX (o MathJax só a desenha no navegador): no trecho, "…".
+      doc.querySelectorAll(".math, mjx-container, .MathJax, script[type^='math/']").forEach((el) => {
+        el.replaceWith(doc.createTextNode(el.classList.contains("math") && el.tagName === "DIV" ? " … " : "…"));
+      });
+      return htmlToText(doc.documentElement.outerHTML, ancora);
+    };
+    const resumo = Search.makeSearchSummary;
+    Search.makeSearchSummary = (html, palavras, ancora) => {
+      const texto = Search.htmlToText(html, ancora);
+      if (texto === "") return null;
+      const base = semAcento(texto.toLowerCase());
+      const pos = [...palavras].map((k) => base.indexOf(semAcento(k.toLowerCase()))).filter((i) => i > -1).slice(-1)[0];
+      if (pos === undefined) return resumo(html, palavras, ancora);
+      const inicio = Math.max(pos - 120, 0);
+      const p = document.createElement("p");
+      p.classList.add("context");
+      p.textContent = (inicio ? "..." : "") + texto.substr(inicio, 240).trim() + (inicio + 240 < texto.length ? "..." : "");
+      return p;
+    };
+  }
+
+  // --- 2. Contêineres que rolam de lado ---------------------------------------------------
+  const ROLAM = [".bd-article div.math", ".bd-article .math-wrapper", ".bd-article figure",
+    ".bd-article .cell_output", ".bd-article .sd-card-body", ".bd-article .highlight pre"].join(", ");
+
+  function marcar() {
+    for (const el of document.querySelectorAll(ROLAM)) {
+      const rola = el.scrollWidth > el.clientWidth + 1;
+      el.classList.toggle("rola-de-lado", rola);
+      if (rola && !el.hasAttribute("tabindex")) {
+        el.tabIndex = 0;
+        el.dataset.livroTab = "1";
+      } else if (!rola && el.dataset.livroTab) {
+        el.removeAttribute("tabindex");
+        delete el.dataset.livroTab;
+      }
+    }
+  }
+  let espera = null;
+  const depois = () => { clearTimeout(espera); espera = setTimeout(marcar, 200); };
+  const comecar = () => {
+    marcar();
+    window.addEventListener("resize", depois);
+    // o MathJax desenha as fórmulas depois do carregamento
+    window.MathJax?.startup?.promise?.then(marcar);
+  };
+  if (document.readyState === "complete") comecar();
+  else window.addEventListener("load", comecar);
+})();
