@@ -4,6 +4,7 @@
   reescrever o dicionário inteiro (`TEMA`, somadas às que ele gera): texto da busca,
   título do sumário da página, cabeçalho sem segunda busca; e o modo de cor padrão
   (`html_context`).
+- Referências: itens da lista com role="listitem" (o docutils usa "doc-biblioentry").
 - Scripts em dobro: o sphinx-thebe (e o togglebutton) registram o mesmo `<script>` duas
   vezes; o segundo `const THEBE_JS_URL` derruba a página com um erro no console.
 - Busca sem acento: o índice e a consulta passam pelo mesmo `sem_acento` antes do
@@ -69,7 +70,7 @@ def opcoes_do_tema(app, config):
     config.html_context = {"default_mode": "auto", **(config.html_context or {})}
 
 
-def sem_scripts_em_dobro(app, pagename, templatename, context, doctree):
+def ajustar_pagina(app, pagename, templatename, context, doctree):
     vistos, unicos = set(), []
     for js in context.get("script_files", []):
         # mesmo arquivo e mesmos atributos (o corpo de um script embutido é o atributo
@@ -80,12 +81,16 @@ def sem_scripts_em_dobro(app, pagename, templatename, context, doctree):
         vistos.add(chave)
         unicos.append(js)
     context["script_files"][:] = unicos
+    # A lista de referências do docutils é role="list" com itens role="doc-biblioentry",
+    # papel que o ARIA 1.2 aposentou: o axe acusa lista sem itens (aria-required-children).
+    if "body" in context and 'role="doc-biblioentry"' in context["body"]:
+        context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
 
 
 def setup(app):
     app.add_search_language(SearchPortuguesSemAcento)
     app.connect("config-inited", opcoes_do_tema)
     # cedo: os scripts em dobro já estão no contexto quando a página começa
-    app.connect("html-page-context", sem_scripts_em_dobro, priority=100)
+    app.connect("html-page-context", ajustar_pagina, priority=100)
     app.add_js_file("tema.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

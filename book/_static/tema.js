@@ -2,7 +2,8 @@
 //
 // 1. Busca (Sphinx 7.4, searchtools.js): os trechos dos resultados saem sem o LaTeX cru
 //    das fórmulas, e acham a palavra mesmo digitada sem acento ("atencao" → "atenção").
-// 2. Rolagem de lado: equações, tabelas e figuras mais largas que a coluna rolam dentro
+// 2. Uma página sem sumário lateral não quebra o script do sphinx-book-theme.
+// 3. Rolagem de lado: equações, tabelas e figuras mais largas que a coluna rolam dentro
 //    de si (livro.css). Quem rola precisa ser alcançável pelo teclado (tabindex="0"),
 //    como o tema já faz com tabelas e código.
 (() => {
@@ -37,13 +38,28 @@
     };
   }
 
-  // --- 2. Contêineres que rolam de lado ---------------------------------------------------
-  const ROLAM = [".bd-article div.math", ".bd-article .math-wrapper", ".bd-article figure",
-    ".bd-article .cell_output", ".bd-article .sd-card-body", ".bd-article .highlight pre"].join(", ");
+  // --- 2. O sphinx-book-theme 1.3 supõe o sumário lateral (div.bd-sidebar-secondary) em toda
+  // página com conteúdo de margem ou largura total (.full-width, .margin...); numa página
+  // sem sumário ele quebra com um erro no console. Um marcador vazio e escondido basta.
+  if (!document.querySelector("div.bd-sidebar-secondary")) {
+    const marcador = document.createElement("div");
+    marcador.className = "bd-sidebar-secondary";
+    marcador.hidden = true;
+    document.body.appendChild(marcador);
+  }
 
+  // --- 3. Contêineres que rolam de lado --------------------------------------------------
+  // Todo elemento do texto que rola de lado (overflow-x auto/scroll) e tem o que rolar ganha
+  // a classe rola-de-lado (a borda esmaecida do livro.css) e, se preciso, tabindex="0".
   function marcar() {
-    for (const el of document.querySelectorAll(ROLAM)) {
-      const rola = el.scrollWidth > el.clientWidth + 1;
+    const artigo = document.querySelector(".bd-article");
+    if (!artigo) return;
+    for (const el of artigo.querySelectorAll("*")) {
+      const tag = el.tagName;
+      if (tag.startsWith("MJX-") && !(tag === "MJX-CONTAINER" && el.getAttribute("display") === "true")) continue;
+      if (el instanceof SVGElement) continue;
+      const ox = getComputedStyle(el).overflowX;
+      const rola = (ox === "auto" || ox === "scroll") && el.scrollWidth > el.clientWidth + 1;
       el.classList.toggle("rola-de-lado", rola);
       if (rola && !el.hasAttribute("tabindex")) {
         el.tabIndex = 0;
@@ -55,12 +71,14 @@
     }
   }
   let espera = null;
-  const depois = () => { clearTimeout(espera); espera = setTimeout(marcar, 200); };
+  const depois = () => { clearTimeout(espera); espera = setTimeout(marcar, 250); };
   const comecar = () => {
     marcar();
     window.addEventListener("resize", depois);
-    // o MathJax desenha as fórmulas depois do carregamento
+    // o MathJax desenha as fórmulas depois do carregamento; os widgets reescrevem a saída
     window.MathJax?.startup?.promise?.then(marcar);
+    const artigo = document.querySelector(".bd-article");
+    if (artigo) new MutationObserver(depois).observe(artigo, { childList: true, subtree: true });
   };
   if (document.readyState === "complete") comecar();
   else window.addEventListener("load", comecar);
