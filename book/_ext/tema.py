@@ -12,7 +12,8 @@
   resultados saem sem o LaTeX cru das fórmulas (`_static/tema.js`).
 
 Os textos do pydata-sphinx-theme que faltam em pt_BR estão em `book/_locale` (sphinx.po);
-os do sphinx-book-theme sem catálogo, em `book/_templates`.
+os do sphinx-book-theme sem catálogo, em `book/_templates`; o rótulo do sumário de
+impressão do layout.html é trocado no fim do build (`rotulos_do_layout`).
 """
 from __future__ import annotations
 
@@ -87,10 +88,23 @@ def ajustar_pagina(app, pagename, templatename, context, doctree):
         context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
 
 
+def rotulos_do_layout(app, exc):
+    """O layout.html do sphinx-book-theme tem um rótulo fixo em inglês no sumário de
+    impressão (<nav aria-label="Page">); trocá-lo exigiria copiar o layout inteiro."""
+    if exc or app.builder.format != "html":
+        return
+    for html in Path(app.outdir).rglob("*.html"):
+        texto = html.read_text(encoding="utf-8")
+        if '<nav aria-label="Page">' in texto:
+            html.write_text(texto.replace('<nav aria-label="Page">', '<nav aria-label="Nesta página">'),
+                            encoding="utf-8")
+
+
 def setup(app):
     app.add_search_language(SearchPortuguesSemAcento)
     app.connect("config-inited", opcoes_do_tema)
     # cedo: os scripts em dobro já estão no contexto quando a página começa
     app.connect("html-page-context", ajustar_pagina, priority=100)
+    app.connect("build-finished", rotulos_do_layout)
     app.add_js_file("tema.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

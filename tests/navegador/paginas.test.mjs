@@ -33,6 +33,7 @@ const INGLES = [
   "Download this page", "Print to PDF", "Fullscreen mode", "Source repository", "Copy to clipboard",
   "Show code cell", "Hide code cell", "Click to", "Search Results", "Searching", "Please activate JavaScript",
   "Light", "Dark", "Search", "previous", "next", "By ", "Copyright", "Theme by", "Last updated",
+  "Main", "Page",
 ];
 const RE_INGLES = new RegExp(`(^|[^\\p{L}])(${INGLES.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").trim()).join("|")})(?![\\p{L}])`, "u");
 
@@ -94,7 +95,6 @@ async function abrir(ctx, rel) {
   const erros = [];
   pg.on("console", (m) => { if (m.type() === "error") erros.push(m.text()); });
   pg.on("pageerror", (e) => erros.push(`pageerror: ${e.message}`));
-  pg.on("requestfailed", (r) => { if (!r.url().startsWith(servidor.url)) return; erros.push(`falhou: ${r.url()}`); });
   pg.on("response", (r) => { if (r.status() >= 400) erros.push(`${r.status()}: ${r.url()}`); });
   await pg.goto(servidor.url + rel, { waitUntil: "load" });
   await pg.evaluate(async () => {
