@@ -2,6 +2,7 @@
 //
 // 1. Busca (Sphinx 7.4, searchtools.js): os trechos dos resultados saem sem o LaTeX cru
 //    das fórmulas, e acham a palavra mesmo digitada sem acento ("atencao" → "atenção").
+//    O botão de copiar código em português.
 // 2. Uma página sem sumário lateral não quebra o script do sphinx-book-theme.
 // 3. Rolagem de lado: equações, tabelas e figuras mais largas que a coluna rolam dentro
 //    de si (livro.css). Quem rola precisa ser alcançável pelo teclado (tabindex="0"),
@@ -36,6 +37,20 @@
       p.textContent = (inicio ? "..." : "") + texto.substr(inicio, 240).trim() + (inicio + 240 < texto.length ? "..." : "");
       return p;
     };
+  }
+
+  // --- 1b. Botão de copiar código (sphinx-copybutton 0.5 não tem português; cai no inglês).
+  // O script dele já rodou (sem defer) e deixou `messages`, `locale`, `iconCopy` e
+  // `iconCheck` no escopo global; os botões só nascem no DOMContentLoaded, depois daqui.
+  if (typeof messages === "object" && messages?.en?.copy_to_clipboard && typeof locale === "string") {
+    messages["pt-BR"] = {
+      copy: "Copiar", copy_to_clipboard: "Copiar o código", copy_success: "Copiado!",
+      copy_failure: "Não foi possível copiar",
+    };
+    locale = "pt-BR";  // eslint-disable-line no-global-assign
+    const titulo = (svg, t) => svg.replace(/<title>[^<]*<\/title>/, `<title>${t}</title>`);
+    if (typeof iconCopy === "string") iconCopy = titulo(iconCopy, messages["pt-BR"].copy_to_clipboard);
+    if (typeof iconCheck === "string") iconCheck = titulo(iconCheck, messages["pt-BR"].copy_success);
   }
 
   // --- 2. O sphinx-book-theme 1.3 supõe o sumário lateral (div.bd-sidebar-secondary) em toda

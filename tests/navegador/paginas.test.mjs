@@ -33,7 +33,7 @@ const INGLES = [
   "Download this page", "Print to PDF", "Fullscreen mode", "Source repository", "Copy to clipboard",
   "Show code cell", "Hide code cell", "Click to", "Search Results", "Searching", "Please activate JavaScript",
   "Light", "Dark", "Search", "previous", "next", "By ", "Copyright", "Theme by", "Last updated",
-  "Main", "Page",
+  "Main", "Page", "Copy", "Copied",
 ];
 const RE_INGLES = new RegExp(`(^|[^\\p{L}])(${INGLES.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").trim()).join("|")})(?![\\p{L}])`, "u");
 
@@ -182,6 +182,10 @@ function medirTextos(re) {
     if (!el || (artigo && artigo.contains(el)) || el.closest("script, style, template, noscript")) continue;
     const m = n.textContent.match(re);
     if (m) problemas.add(`texto «${m[2]}» em <${el.tagName.toLowerCase()} class="${el.className}">`);
+  }
+  for (const t of document.querySelectorAll("svg title")) {
+    const m = t.textContent.match(re);
+    if (m) problemas.add(`<title> «${t.textContent}» num ícone`);
   }
   for (const el of document.querySelectorAll("[title], [aria-label], [placeholder], [data-bs-title], [alt], [data-tooltip]")) {
     for (const a of ["title", "aria-label", "placeholder", "data-bs-title", "alt", "data-tooltip"]) {
