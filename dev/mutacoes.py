@@ -127,6 +127,8 @@ def main(argv=None):
     ap.add_argument("--testes-de", metavar="REF", help="os testes do brinquedo de um ramo do git")
     ap.add_argument("--sem-widgets", action="store_true",
                     help="ignora os widgets na trava (como ela era antes de cobri-los)")
+    ap.add_argument("--antes", metavar="REF",
+                    help="também o placar de antes: os testes de REF e a trava sem os widgets")
     ap.add_argument("-k", default="", help="só mutações com este trecho no nome")
     a = ap.parse_args(argv)
     original = BRINQUEDO.read_text(encoding="utf-8")
@@ -147,6 +149,8 @@ def main(argv=None):
             pegou, linhas = roda_trava(tmp / "lab" / "brinquedo.py", a.sem_widgets)
             if pegou:
                 raise SystemExit("a trava rápida acusa diferença sem mutação:\n" + "\n".join(linhas[:20]))
+    testes_antes = _arquivos_de_teste(a.antes) if a.antes else None
+    placar0 = {"testes": 0, "trava": 0, "algum": 0}
     pelos_testes = pela_trava = escapam = 0
     t0 = time.time()
     for nome, antes, depois in escolhidas:
@@ -156,6 +160,16 @@ def main(argv=None):
             (tmp / "lab" / "brinquedo.py").write_text(aplica(original, antes, depois), encoding="utf-8")
             pt, falha = roda_testes(tmp)
             pl, linhas = (False, []) if a.so_testes else roda_trava(tmp / "lab" / "brinquedo.py", a.sem_widgets)
+            if testes_antes is not None:
+                shutil.rmtree(tmp / "tests")
+                (tmp / "tests").mkdir()
+                for nome_t, texto in testes_antes.items():
+                    (tmp / "tests" / nome_t).write_text(texto, encoding="utf-8")
+                pt0, _ = roda_testes(tmp)
+                pl0 = any(" · widget:" not in ln for ln in linhas)
+                placar0["testes"] += pt0
+                placar0["trava"] += pl0
+                placar0["algum"] += pt0 or pl0
         pelos_testes += pt
         pela_trava += pl
         escapam += not (pt or pl)
@@ -171,6 +185,10 @@ def main(argv=None):
     if not a.so_testes:
         print(f"Trava rápida pega {pela_trava} de {n}.")
         print(f"Testes ou trava pegam {n - escapam} de {n} ({time.time() - t0:.0f} s).")
+    if testes_antes is not None:
+        print(f"Antes ({a.antes}): testes pegam {placar0['testes']} de {n}"
+              + ("" if a.so_testes else f"; trava sem widgets {placar0['trava']}; um ou outro {placar0['algum']}")
+              + ".")
     return 1 if escapam else 0
 
 

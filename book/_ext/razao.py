@@ -2,26 +2,43 @@
 
 Depois de um build, `gerar` junta num arquivo (`_build/numeros.json`):
 
-- cada valor colado com `glue` (como o leitor o vê: a string, o LaTeX, ou "(figura)");
+- cada valor colado com `cola` (ou `glue`), como o leitor o vê: a string, o LaTeX, a tabela
+  em Markdown, "(figura)" para uma figura; um diagrama (HTML/SVG de lab/diagramas.py) entra
+  como o seu texto visível: a descrição (aria-label), o título e cada rótulo numa linha, então
+  uma forma que muda ("5 × 4" → "5 × 8") aparece;
 - cada saída de texto de uma célula de código visível (stdout, e o resultado da célula,
-  em text/html, text/markdown, text/latex ou text/plain, o que a página mostra).
+  em text/html, text/markdown, text/latex ou text/plain, o que a página mostra);
+- o estado inicial de cada widget (o que a diretiva ```{widget}``` põe na página antes de o
+  Python do navegador carregar), lido do HTML construído: o texto visível de cada elemento
+  com a classe `livro-widget`, uma linha por bloco, " | " entre células de tabela, campos
+  como [valor], marcas como [x] / [ ], a opção escolhida de uma lista. Só a classe do
+  contêiner e o texto contam: mudar outras classes, cores ou estilos não mexe na razão.
 
-A chave é a página (`book/bloco`) e, dentro dela, o nome do glue (`x5`) ou a célula:
-`celula:03.2` é a 2ª saída da 3ª célula de código da página. A cópia travada fica em
+A chave é a página (`book/bloco`) e, dentro dela, o nome do glue (`x5`), a célula
+(`celula:03.2` é a 2ª saída da 3ª célula de código da página) ou o widget (`widget:saida`;
+o segundo widget igual na mesma página é `widget:saida-2`). A cópia travada fica em
 `book/numeros.lock.json`; `verificar` falha com uma linha por número que mudou
-(página, chave, valor velho → valor novo), e também por chave nova (+) ou sumida (-).
+(página, chave, valor velho → valor novo; num valor de várias linhas, a linha que mudou),
+e também por chave nova (+) ou sumida (-).
 
     python book/_ext/razao.py gerar _build       # escreve _build/numeros.json
     python book/_ext/razao.py verificar _build   # compara com book/numeros.lock.json
     python book/_ext/razao.py aceitar _build     # copia _build/numeros.json para o lock
 
+Valores que nunca entram: um valor colado com caractere de controle (um TAB, um \\f, um
+\\b: quase sempre LaTeX numa string sem r"...", em que "\\times" vira TAB + "imes") ou
+com um "\\n" que comeu um comando LaTeX ("\\neq"). `gerar` e `verificar` falham dizendo
+página e chave (linhas "!"), e `aceitar` se recusa a gravá-los no lock.
+
 A regra do que NÃO entra na razão (para a trava nunca piscar):
 
 1. a página `book/numeros` (ela mostra a razão; entraria em laço);
-2. células com a tag `nao-travar`: nem as saídas delas, nem os glue que elas criam.
+2. células com a tag `nao-travar`: nem as saídas delas, nem os glue que elas criam
+   (também os colados por uma função da página chamada nessa célula).
    Use-a numa célula que mede tempo, memória ou mostra algo que muda a cada execução;
 3. saídas que o leitor não vê: células com `remove-cell` ou `remove-output` (os glue
-   dessas células entram, pois aparecem no texto), stderr, imagens, widgets, JavaScript;
+   dessas células entram, pois aparecem no texto), stderr, imagens, widgets Jupyter, JavaScript;
+   num widget do livro, o que está escondido (`hidden`, `display: none`, <script>, <style>);
 4. saídas com cara de volátil, mesmo sem a tag: endereços de memória (`at 0x7f…`),
    tempos (`Wall time`, `CPU times`, `per loop`, `it/s`). `gerar` avisa quais pulou;
    prefira marcar a célula com `nao-travar`.
@@ -40,6 +57,7 @@ import json
 import re
 import sys
 import unicodedata
+import warnings
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -587,7 +605,7 @@ class Varredor:
 
     def celula(self, codigo: str):
         try:
-            arvore = ast.parse(_sem_magicas(codigo))
+            arvore = _analisa(_sem_magicas(codigo))
         except SyntaxError:
             return [(re.escape(m.group(2)), codigo[:m.start()].count("\n") + 1, None)
                     for m in re.finditer(r"""(?:cola|glue)\(\s*(['"])(.+?)\1""", codigo)]
@@ -620,11 +638,18 @@ def especificidade(padrao: str) -> tuple[int, int]:
     return len(fixo), -curingas
 
 
+def _analisa(codigo: str):
+    """ast.parse sem avisos (um "\\ " numa string sem r"" é problema da página, não daqui)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(codigo)
+
+
 def _sem_magicas(codigo: str) -> str:
     """O código como Python puro: se não compila, as linhas de mágica do IPython (%, !)
     viram comentário (uma linha "% (a, b)" que continua uma expressão fica como está)."""
     try:
-        ast.parse(codigo)
+        _analisa(codigo)
         return codigo
     except SyntaxError:
         return "\n".join(("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln
@@ -975,7 +1000,7 @@ def tabela_html(razao: dict, raiz: Path, link) -> str:
             )
     cab = "<tr><th>onde aparece</th><th>o que o leitor vê</th><th>código que o calcula</th></tr>"
     return f"""
-<div class="razao full-width">
+<div class="razao">
 <p><label for="razao-filtro">Filtrar:</label>
 <input type="search" id="razao-filtro" placeholder="página, chave, valor ou código" autocomplete="off">
 <span id="razao-conta">{total} números</span></p>
