@@ -999,6 +999,9 @@ def tabela_html(razao: dict, raiz: Path, link) -> str:
                 "</tr>"
             )
     cab = "<tr><th>onde aparece</th><th>o que o leitor vê</th><th>código que o calcula</th></tr>"
+    # Sem a classe full-width do tema: numa página sem subtítulos ela quebra o JS do tema
+    # (sphinx-book-theme procura a barra lateral secundária, que não existe). A tabela usa a
+    # largura do texto, com colunas fixas, e rola para o lado numa tela estreita.
     return f"""
 <div class="razao">
 <p><label for="razao-filtro">Filtrar:</label>
@@ -1012,9 +1015,10 @@ def tabela_html(razao: dict, raiz: Path, link) -> str:
 </div>
 <style>
 .razao-rolagem {{ overflow-x: auto; }}
-.razao-tabela {{ min-width: 44em; }}
-.razao-tabela td {{ vertical-align: top; font-size: 0.85em; }}
-.razao-tabela td:first-child {{ white-space: nowrap; }}
+.razao-tabela {{ min-width: 34em; width: 100%; table-layout: fixed; }}
+.razao-tabela th:nth-child(1) {{ width: 24%; }}
+.razao-tabela th:nth-child(2) {{ width: 34%; }}
+.razao-tabela td {{ vertical-align: top; font-size: 0.85em; overflow-wrap: anywhere; }}
 .razao-tabela pre {{ margin: 0.25em 0 0; padding: 0.3em 0.5em; font-size: 0.95em;
   white-space: pre-wrap; word-break: break-word; max-width: 38em; }}
 .razao-tabela details summary {{ cursor: pointer; }}
