@@ -2,10 +2,12 @@
 
 A regra do que entra na razão está no docstring de book/_ext/razao.py.
 """
+import html as html_mod
 import json
 import re
 import shutil
 import subprocess
+import sys
 import time
 
 import pytest
@@ -13,6 +15,9 @@ import pytest
 import razao
 
 from conftest import RAIZ
+
+if str(RAIZ / "lab") not in sys.path:
+    sys.path.insert(0, str(RAIZ / "lab"))
 
 PY = RAIZ / ".venv" / "bin" / "python"
 JB = RAIZ / ".venv" / "bin" / "jupyter-book"
@@ -32,12 +37,49 @@ def test_lock_existe_e_esta_em_forma_canonica():
 
 def test_pagina_para_instrutores_mostra_todo_numero(build):
     html = build / "html" / (razao.PAGINA_RAZAO + ".html")
-    if not html.exists():
-        pytest.skip("book/numeros.md ainda não está no _toc.yml")
+    assert html.exists(), "book/numeros.md saiu do _toc.yml? A página para instrutores sumiu do site."
     texto = html.read_text(encoding="utf-8")
     total = sum(len(v) for v in razao.ler_lock().values())
     assert texto.count("<tr>") - 1 == total  # menos a linha do cabeçalho
+    assert f'<span id="razao-conta">{total} números</span>' in texto
     assert 'id="razao-filtro"' in texto
+
+
+def _linhas_da_pagina_de_numeros(build):
+    texto = (build / "html" / (razao.PAGINA_RAZAO + ".html")).read_text(encoding="utf-8")
+    corpo = texto[texto.index('id="razao-tabela"'):]
+    corpo = corpo[corpo.index("<tbody>"):corpo.index("</tbody>")]
+    return re.findall(r"<tr>(.*?)</tr>", corpo, re.S)
+
+
+def test_pagina_para_instrutores_tem_o_codigo_de_cada_numero(build):
+    """Toda linha da página de números diz arquivo, linha e o código que calcula o valor."""
+    linhas = _linhas_da_pagina_de_numeros(build)
+    assert linhas
+    sem = []
+    for ln in linhas:
+        chave = re.search(r"<code>(.*?)</code>", ln).group(1)
+        ref = re.search(r"<small><code>(book/[\w/]+\.md)(?::(\d+))?</code></small>", ln)
+        if razao.SEM_CODIGO in ln or not ref or not ref.group(2) or 'class="razao-codigo"' not in ln:
+            sem.append(f"{ref.group(1) if ref else '?'} · {html_mod.unescape(chave)}")
+    assert not sem, f"{len(sem)} de {len(linhas)} números sem código na página de números:\n" + "\n".join(sem[:30])
+
+
+def test_pagina_para_instrutores_aponta_a_linha_certa(build):
+    """A linha indicada no .md é mesmo onde o código do número está (amostra de cada tipo)."""
+    lock = razao.ler_lock()
+    vistos = set()
+    for ln in _linhas_da_pagina_de_numeros(build):
+        chave = html_mod.unescape(re.search(r"<code>(.*?)</code>", ln).group(1))
+        ref = re.search(r"<small><code>(book/[\w/]+\.md):(\d+)</code></small>", ln)
+        cod = html_mod.unescape(re.search(r'<pre class="razao-codigo">(.*?)</pre>', ln, re.S).group(1))
+        md, linha = RAIZ / ref.group(1), int(ref.group(2))
+        fonte = md.read_text(encoding="utf-8").splitlines()
+        # a linha apontada está dentro do trecho mostrado
+        assert fonte[linha - 1].strip() in cod, (chave, ref.group(0), fonte[linha - 1], cod)
+        vistos.add(chave.split(":")[0] if ":" in chave else "glue")
+        assert chave in lock[ref.group(1)[:-3]]
+    assert {"glue", "celula", "widget"} <= vistos
 
 
 # ---------------------------------------------------------------------------
@@ -90,7 +132,9 @@ def test_regra_do_que_entra(tmp_path):
         "fig": "(figura)",
         "p": "0,395",
     }}
-    assert razao.serializa(r) == razao.serializa(razao.coletar(tmp_path / "_build"))
+    # o texto do lock: chaves em ordem, um espaço de recuo, sem escapar acentos, \n no fim
+    assert razao.serializa({"b": {"y": "1", "x": "é"}, "a": {}}) == (
+        '{\n "a": {},\n "b": {\n  "x": "é",\n  "y": "1"\n }\n}\n')
 
 
 def test_uma_linha_por_numero_que_mudou():
@@ -169,3 +213,199 @@ def test_peso_mudado_derruba_o_build_e_voltar_passa(tmp_path):
     r = _verifica(copia)
     assert r.returncode == 0, r.stdout + r.stderr
     print(f"ida e volta em {time.time() - inicio:.0f} s")
+
+
+# ---------------------------------------------------------------------------
+# Widgets e diagramas: o texto que o leitor vê, não o estilo
+# ---------------------------------------------------------------------------
+WIDGET = """<html><body><p>texto da página 0,5</p>
+<div class="livro-widget extra" data-widget="saida" id="widget-saida">
+ <p class="lw-titulo">Experimente · A saída</p>
+ <form><label><span>T =</span><input type="text" name="T" value="0,7"></label>
+  <label><input type="checkbox" checked> com atenção</label>
+  <input type="range" value="7"><input type="hidden" name="x" value="segredo">
+  <select name="tok"><option value="1">␣no</option><option value="6" selected>␣telhado</option></select></form>
+ <p class="lw-erro" role="alert" hidden>erro escondido</p>
+ <script>var x = "0,999";</script>
+ <table><tr><th>token</th><th>p</th></tr>
+  <tr><th>␣telhado</th><td><span class="lw-barra" style="--p:0.395"></span></td><td>0,395</td></tr></table>
+ <p style="display: none">oculto</p>
+</div>
+<div class="livro-widget" data-widget="saida" id="widget-saida-2"><p>de novo: <b>1</b>,<b>2</b></p></div>
+</body></html>"""
+
+ESPERADO = ("Experimente · A saída\nT = [0,7] [x] com atenção [␣telhado]\n"
+            "token | p\n␣telhado | 0,395")
+
+
+def test_widget_vira_texto_visivel():
+    w = razao.widgets_no_html(WIDGET)
+    assert w == {"widget:saida": ESPERADO, "widget:saida-2": "de novo: 1 , 2"}
+
+
+def test_widget_restilizado_da_o_mesmo_texto():
+    """Outras classes, outros elementos em linha, atributos de estilo: o mesmo valor na trava."""
+    outro = (WIDGET.replace('class="lw-titulo"', 'class="nova-classe" style="color: red"')
+                   .replace("<span>T =</span>", "<strong class='x'>T =</strong>")
+                   .replace('style="--p:0.395"', 'style="--p:0.9; width: 3em"')
+                   .replace("<form>", '<form class="grade-nova">'))
+    assert razao.widgets_no_html(outro) == razao.widgets_no_html(WIDGET)
+    # ... mas um número que muda aparece como uma linha que muda
+    mudado = razao.widgets_no_html(WIDGET.replace("<td>0,395</td>", "<td>0,402</td>"))
+    linhas = razao.diferencas({"book/saida": razao.widgets_no_html(WIDGET)}, {"book/saida": mudado})
+    assert linhas == ["~ book/saida · widget:saida linha 4: ␣telhado | 0,395 → ␣telhado | 0,402"]
+
+
+def _build_falso(tmp_path, glue=None, html=None, pagina="pag"):
+    pasta = tmp_path / "_build" / "jupyter_execute" / "book"
+    pasta.mkdir(parents=True, exist_ok=True)
+    nb = {"cells": [_celula('cola("eq", Math(r"a \\times b"))', tags=["remove-cell"])],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (pasta / f"{pagina}.ipynb").write_text(json.dumps(nb))
+    (pasta / f"{pagina}.glue.json").write_text(json.dumps(glue or {}))
+    if html is not None:
+        h = tmp_path / "_build" / "html" / "book"
+        h.mkdir(parents=True, exist_ok=True)
+        (h / f"{pagina}.html").write_text(html, encoding="utf-8")
+    return tmp_path / "_build"
+
+
+def test_widgets_do_html_entram_na_razao(tmp_path):
+    build = _build_falso(tmp_path, glue={"p": {"data": {"text/plain": "'0,395'"}}}, html=WIDGET)
+    r = razao.coletar(build)
+    assert r == {"book/pag": {"p": "0,395", "widget:saida": ESPERADO, "widget:saida-2": "de novo: 1 , 2"}}
+
+
+def test_os_nove_widgets_entram_no_lock():
+    import widgets_api
+
+    lock = razao.ler_lock()
+    nos_widgets = {k.split(":", 1)[1] for itens in lock.values() for k in itens if k.startswith("widget:")}
+    assert nos_widgets == set(widgets_api.WIDGETS)
+    assert len(nos_widgets) == 9
+    # o estado inicial traz números (a saída mostra os 12 logits)
+    assert "␣telhado | 0,395 | 2,491" in lock["book/saida"]["widget:saida"].splitlines()
+
+
+def test_diagrama_entra_com_rotulos_e_formas():
+    import diagramas
+
+    dados = {"text/html": diagramas.caminho()._repr_html_(), "text/plain": "<Diagrama>"}
+    v = razao.valor_glue(dados)
+    linhas = v.splitlines()
+    assert linhas[0].startswith("(descrição: O caminho: texto → tokens (5)")
+    assert "O caminho inteiro" in linhas
+    assert ["X", "5 × 4", "n × 768"] == linhas[linhas.index("X"):linhas.index("X") + 3]
+    mapa = razao.valor_glue({"text/html": diagramas.voce_esta_aqui(3)._repr_html_()})
+    assert "você está no passo 3 de 7" in mapa
+    assert "5. O bloco" in mapa.splitlines()
+    # uma forma que muda aparece na trava
+    outro = razao.valor_glue({"text/html": dados["text/html"].replace(">5 × 4<", ">5 × 8<")})
+    assert outro != v
+
+
+# ---------------------------------------------------------------------------
+# Caracteres de controle (um \t que comeu o \times)
+# ---------------------------------------------------------------------------
+TAB = {"eq": {"data": {"text/latex": "$\\displaystyle 768 \times 64$", "text/plain": "<Math>"}}}
+
+
+def test_caractere_de_controle_derruba_gerar(tmp_path, capsys):
+    build = _build_falso(tmp_path, glue={**TAB, "ok": {"data": {"text/plain": "'1'"}}})
+    with pytest.raises(razao.ErroRazao) as e:
+        razao.coletar(build)
+    assert e.value.problemas == [
+        "book/pag · eq: caractere de controle no valor colado: U+0009 (TAB) em '768 \\timesx 64' "
+        "(use uma string r\"...\" no LaTeX)".replace("\\timesx", "\\times")]
+    assert razao.main(["gerar", str(build)]) == 1
+    saida = capsys.readouterr().out
+    assert "book/pag · eq" in saida and "U+0009 (TAB)" in saida
+    assert not (build / razao.NOME).exists()          # nada para o `aceitar` copiar
+    linhas = razao.verificar(build, tmp_path / "lock.json")
+    assert linhas[0].startswith("! book/pag · eq: caractere de controle")
+
+
+def test_aceitar_recusa_caractere_de_controle(tmp_path):
+    (tmp_path / razao.NOME).write_text(json.dumps({"book/pag": {"eq": "768 \times 64"}}))
+    lock = tmp_path / "lock.json"
+    assert razao.main(["aceitar", str(tmp_path), "--lock", str(lock)]) == 1
+    assert not lock.exists()
+
+
+@pytest.mark.parametrize("latex,acha", [
+    ("a \\neq b", None), ("a \neq b", "\\n seguido de um comando LaTeX"),
+    ("\\frac{1}{2}", None), ("\frac{1}{2}", "U+000C"), ("\\beta", None), ("\beta", "U+0008"),
+    ("x \\\\\n y", None)])
+def test_latex_sem_r(latex, acha, tmp_path):
+    build = _build_falso(tmp_path, glue={"eq": {"data": {"text/latex": f"${latex}$"}}})
+    problemas = []
+    razao.coletar(build, problemas=problemas)
+    if acha is None:
+        assert problemas == []
+    else:
+        assert len(problemas) == 1 and acha in problemas[0] and "book/pag · eq" in problemas[0]
+
+
+def test_lock_nao_tem_caractere_de_controle():
+    for pag, itens in razao.ler_lock().items():
+        for chave, v in itens.items():
+            assert not razao.controles(v, saida=chave.startswith("celula:")), (pag, chave, v)
+
+
+# ---------------------------------------------------------------------------
+# Onde cada chave é colada (a leitura do código, sem executar)
+# ---------------------------------------------------------------------------
+CELULAS = [
+    'import brinquedo as b\nNOMES = ["a", "b"]\n',
+    'def g(chave, v):\n    cola(chave, num(v))\n\ndef gm(nome, v, pre="eq_"):\n    cola(pre + nome, Math(v))\n',
+    'cola("fixo", "1")\n'
+    'for i in range(2):\n    for j in (0, 1):\n        cola(f"rope_{i}_{j}", num(i * j))\n'
+    'for s, v in zip(["the", "The_esp"], [1, 2]):\n    cola("id_" + s, str(v))\n'
+    'for n in NOMES:\n    g(f"{n}_tot", 3)\n'
+    'gm("x5", "x")\n'
+    'g(\n    "longa",\n    2,\n)\n'
+    'for nome, p in [("gqa", gqa8), ("mha", mha8)]:\n    cola(f"{nome}_at", abreviado(p))\n'
+    'pg.cola(f"z_{k:02d}", "1")\n',
+]
+
+
+def test_varredor_acha_nomes_montados():
+    v = razao.Varredor()
+    achados = [v.celula(c) for c in CELULAS]
+    assert achados[0] == []
+    assert [(p, lin) for p, lin, _ in achados[1]] == []        # definir não cola nada
+    res = [(p, lin, st) for p, lin, st in achados[2]]
+    padroes = [p for p, _, _ in res]
+    assert padroes == ["fixo", "rope_(?:0|1)_(?:0|1)", "id_(?:The_esp|the)", "(?:a|b)_tot",
+                       "eq_x5", "longa", "(?:gqa|mha)_at", "z_.+?"]
+    linhas = {p: (lin, st) for p, lin, st in res}
+    assert linhas["rope_(?:0|1)_(?:0|1)"] == (4, (4, 4))
+    assert linhas["(?:a|b)_tot"] == (8, (8, 8))             # a chamada de g, não o cola de dentro
+    assert linhas["longa"] == (10, (10, 13))                # o comando inteiro, de 4 linhas
+    fontes = {"__glue__": [(p, lin, f"código {lin}") for p, lin, _ in res]}
+    for chave, linha in [("rope_1_0", 4), ("id_The_esp", 6), ("b_tot", 8), ("eq_x5", 9),
+                         ("mha_at", 15), ("z_07", 16), ("fixo", 1)]:
+        assert razao.onde_calcula(fontes, chave) == (linha, f"código {linha}"), chave
+    assert razao.onde_calcula(fontes, "rope_2_0") == (None, "")
+
+
+def test_padrao_mais_especifico_ganha():
+    fontes = {"__glue__": [(".+?", 1, "a"), ("id_.+?", 2, "b"), ("id_(?:x|y)", 3, "c"), ("id_x", 4, "d")]}
+    assert razao.onde_calcula(fontes, "id_x") == (4, "d")
+    assert razao.onde_calcula(fontes, "id_y") == (3, "c")
+    assert razao.onde_calcula(fontes, "id_z") == (2, "b")
+    assert razao.onde_calcula(fontes, "w") == (1, "a")
+
+
+def test_nao_travar_tira_chaves_de_funcoes_da_pagina(tmp_path):
+    pasta = tmp_path / "_build" / "jupyter_execute" / "book"
+    pasta.mkdir(parents=True)
+    nb = {"cells": [
+        _celula("def mede(nome):\n    cola(f'tempo_{nome}', time.time())", tags=["remove-cell"]),
+        _celula("mede('total')", tags=["nao-travar"]),
+        _celula("cola('fica', '1')", tags=["remove-cell"]),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (pasta / "pag.ipynb").write_text(json.dumps(nb))
+    (pasta / "pag.glue.json").write_text(json.dumps({
+        "tempo_total": {"data": {"text/plain": "1700000000.1"}}, "fica": {"data": {"text/plain": "'1'"}}}))
+    assert razao.coletar(tmp_path / "_build") == {"book/pag": {"fica": "1"}}

@@ -1,0 +1,70 @@
+"""A razão rápida (book/_ext/rapido.py) é a mesma do build, e a página de números aponta
+para a linha que de fato colou cada valor.
+
+A razão rápida roda o código das páginas sem o Sphinx e, ao colar, anota de que linha de
+que célula veio cada chave. Isso dá duas garantias:
+- ela é uma trava de verdade (mesmos valores que o build, byte a byte);
+- a leitura estática de razao.py (a que a página para instrutores usa) acha, para cada
+  chave, a mesma linha que a execução mostra.
+"""
+import pytest
+
+import rapido
+import razao
+
+from conftest import RAIZ
+
+
+@pytest.fixture(scope="module")
+def rapida():
+    return rapido.executar(rapido.paginas())
+
+
+def test_razao_rapida_igual_a_do_build(build, rapida):
+    nova, problemas = rapido.razao_rapida(rapida)
+    assert problemas == []
+    do_build = razao.coletar(build)
+    linhas = razao.diferencas(do_build, nova)
+    assert not linhas, "a razão rápida difere da do build:\n" + "\n".join(linhas[:40])
+    assert razao.serializa(nova) == razao.serializa(do_build)
+
+
+def test_razao_rapida_confere_com_o_lock(rapida):
+    assert rapido.comparar(rapida) == []
+
+
+def test_cada_chave_vem_da_linha_que_a_pagina_de_numeros_mostra(rapida):
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    erradas, total = [], 0
+    for pagina, res in rapida.items():
+        texto = (RAIZ / (pagina + ".md")).read_text(encoding="utf-8")
+        nb = read_myst_markdown_notebook(texto)
+        v = razao.Varredor()
+        fontes = {"__glue__": []}
+        n = 0
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            n += 1
+            for padrao, linha, _ in v.celula(cell.source):
+                fontes["__glue__"].append((padrao, (n, linha), ""))
+        for chave, origem in res["origens"].items():
+            total += 1
+            achado, _ = razao.onde_calcula(fontes, chave)
+            if achado != tuple(origem):
+                erradas.append(f"{pagina} · {chave}: a execução diz célula {origem[0]}, linha {origem[1]};"
+                               f" a leitura diz {achado}")
+    assert total > 700
+    assert not erradas, f"{len(erradas)} de {total}:\n" + "\n".join(erradas[:30])
+
+
+def test_pagina_que_quebra_vira_diferenca(tmp_path):
+    """Um brinquedo que não importa: cada página vira uma linha `!`, e nada trava."""
+    ruim = tmp_path / "brinquedo.py"
+    ruim.write_text("raise RuntimeError('brinquedo quebrado de propósito')\n", encoding="utf-8")
+    md = RAIZ / "book" / "saida.md"
+    res = rapido.executar([md], str(ruim))
+    linhas = rapido.comparar(res)
+    assert linhas[0].startswith("! book/saida: a página não rodou:")
+    assert "brinquedo quebrado de propósito" in linhas[0]
