@@ -27,11 +27,13 @@ chromium:
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium; \
 	else echo "Falta o Chromium: instale o pacote 'chromium' ou aponte CHROMIUM=/caminho/do/chromium."; exit 1; fi
 
-## O ciclo rápido (sem build, em segundos): ruff e os testes que não precisam do livro construído.
+## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e a trava
+## rápida (roda o código das páginas sem o Sphinx e compara cada número com o lock).
 check: .venv/.pronto
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
 	cd lab && ../$(PY) -m doctest formato.py
+	$(PY) book/_ext/rapido.py
 
 setup: .venv/.pronto node_modules/.pronto
 

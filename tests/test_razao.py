@@ -409,3 +409,15 @@ def test_nao_travar_tira_chaves_de_funcoes_da_pagina(tmp_path):
     (pasta / "pag.glue.json").write_text(json.dumps({
         "tempo_total": {"data": {"text/plain": "1700000000.1"}}, "fica": {"data": {"text/plain": "'1'"}}}))
     assert razao.coletar(tmp_path / "_build") == {"book/pag": {"fica": "1"}}
+
+
+def test_print_partido_em_dois_pedacos_da_a_mesma_razao():
+    """Sob carga, um print pode chegar em dois pedaços de stream: a razão fica igual."""
+    import razao
+    cel = {"cell_type": "code", "metadata": {}, "source": "print('a')"}
+    inteiro = dict(cel, outputs=[{"output_type": "stream", "name": "stdout", "text": "x = 1\ny = 2\n"}])
+    partido = dict(cel, outputs=[{"output_type": "stream", "name": "stdout", "text": "x = 1\n"},
+                                 {"output_type": "stream", "name": "stdout", "text": "y = 2\n"}])
+    a, _, _ = razao.itens_do_notebook({"cells": [inteiro]}, {})
+    b, _, _ = razao.itens_do_notebook({"cells": [partido]}, {})
+    assert a == b == {"celula:01.1": "x = 1\ny = 2"}

@@ -698,6 +698,20 @@ def _problemas_do_glue(chave: str, data: dict) -> list[str]:
             f"em {_curto(repr(valor), 80)} (use uma string r\"...\" no LaTeX)"]
 
 
+def _saidas(outputs: list) -> list:
+    """As saídas de uma célula, com pedaços seguidos do mesmo stream juntados: sob carga o kernel
+    pode mandar um print em dois pedaços, e a razão não pode depender disso."""
+    res = []
+    for out in outputs:
+        ant = res[-1] if res else {}
+        if (out.get("output_type") == "stream" and ant.get("output_type") == "stream"
+                and ant.get("name") == out.get("name")):
+            res[-1] = dict(ant, text=_texto(ant.get("text", "")) + _texto(out.get("text", "")))
+        else:
+            res.append(out)
+    return res
+
+
 def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
     """Um notebook executado (dict) e seus glue -> ({chave: valor}, [avisos], [problemas])."""
     itens, avisos, problemas, fora = {}, [], [], []
@@ -714,7 +728,7 @@ def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
             continue
         if tags & TAGS_INVISIVEIS:
             continue
-        for j, out in enumerate(cell.get("outputs", []), 1):
+        for j, out in enumerate(_saidas(cell.get("outputs", [])), 1):
             v = valor_saida(out)
             if v is None or v == "":
                 continue
