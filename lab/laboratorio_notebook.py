@@ -18,9 +18,10 @@ AQUI = os.path.dirname(os.path.abspath(__file__))
 RAIZ = os.path.dirname(AQUI)
 FONTE = os.path.join(AQUI, "laboratorio_gpt2.py")
 DESTINO = os.path.join(AQUI, "laboratorio_gpt2.ipynb")
+CONFIG = os.path.join(RAIZ, "_config.yml")
 
 
-def url_lab(config=os.path.join(RAIZ, "_config.yml"), repo_url=None, ramo=None):
+def url_lab(config=CONFIG, repo_url=None, ramo=None):
     """https://raw.githubusercontent.com/DONO/REPO/RAMO/lab/.
 
     Sem `repo_url`, o repositório e o ramo vêm do _config.yml do livro (é o que o .ipynb do

@@ -12,7 +12,7 @@ import pytest
 RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(RAIZ, "lab"))
 
-import brinquedo as b
+import brinquedo as b  # noqa: E402  (lab/ entra no caminho logo acima)
 
 LISTA = ('Os 12 tokens são "o", "␣no", "␣gato", "␣muro", "␣sub", "iu", "␣telhado", "␣sofá", '
          '"␣chão", "␣e", "." e "<|endoftext|>" (o fim de texto, que não se digita).')
