@@ -11,6 +11,7 @@ import pytest
 
 import rapido
 import razao
+import razao_pagina
 
 from conftest import RAIZ
 
@@ -51,7 +52,7 @@ def test_cada_chave_vem_da_linha_que_a_pagina_de_numeros_mostra(rapida):
                 fontes["__glue__"].append((padrao, (n, linha), ""))
         for chave, origem in res["origens"].items():
             total += 1
-            achado, _ = razao.onde_calcula(fontes, chave)
+            achado, _ = razao_pagina.onde_calcula(fontes, chave)
             if achado != tuple(origem):
                 erradas.append(f"{pagina} · {chave}: a execução diz célula {origem[0]}, linha {origem[1]};"
                                f" a leitura diz {achado}")

@@ -31,6 +31,9 @@ import re
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import myst  # noqa: E402  (o leitor de MyST compartilhado com notebooks.py)
+
 RAIZ = Path(__file__).resolve().parents[2]
 
 # Trechos exatos que podem ter separador, cada um com o motivo. Mantenha a lista curta.
@@ -56,8 +59,6 @@ ARG_PROSA = {
 # papéis cujo conteúdo é texto/matemática que o leitor lê
 PAPEIS_PROSA = {"math", "sub", "sup", "subscript", "superscript", "abbr", "kbd", "term"}
 
-_ABRE = re.compile(r"^(?P<ind>\s*)(?P<cerca>`{3,}|~{3,}|:{3,})\s*(?P<info>.*?)\s*$")
-_DIRETIVA = re.compile(r"^\{(?P<nome>[^}\s]+)\}\s*(?P<arg>.*)$")
 
 
 def _limpa_linha(ln: str) -> str:
@@ -87,72 +88,55 @@ def numeros_na_linha(ln: str) -> list[str]:
     return [m.group() for m in NUMERO.finditer(limpa)] + [m.group() for m in SEM_ZERO.finditer(limpa)]
 
 
-def verificar_texto(texto: str) -> list[tuple[int, str, str]]:
-    """-> [(linha 1-based, número achado, a linha)] para um texto MyST."""
-    linhas = texto.split("\n")
-    achados = []
-    i = 0
-    # front matter
-    if linhas and linhas[0].strip() == "---":
-        j = 1
-        while j < len(linhas) and linhas[j].strip() != "---":
-            j += 1
-        i = j + 1
-    pilha = []  # cercas abertas de diretivas de prosa: (caractere, tamanho)
+def _verifica(linhas: list[str], base: int, achados: list) -> None:
+    """Linhas de prosa (base: o índice da primeira no arquivo): anota os números digitados e
+    entra nas diretivas de prosa; blocos de código e diretivas de código ficam de fora."""
     em_html = False
-    while i < len(linhas):
-        ln = linhas[i]
+    pula_ate = -1  # fim de um bloco HTML (da linha que abre com uma tag até a linha em branco)
+    for p in myst.pedacos(linhas):
+        if isinstance(p, myst.Bloco):
+            if em_html or p.nome is None or p.nome in CODIGO_DIRETIVAS:
+                continue
+            if p.nome in ARG_PROSA:
+                for n in numeros_na_linha(p.arg):
+                    achados.append((base + p.inicio + 1, n, linhas[p.inicio]))
+            _, conteudo, k = myst.opcoes(p.corpo)
+            _verifica(conteudo, base + p.inicio + 1 + k, achados)
+            continue
+        i, ln = p
+        if i <= pula_ate:
+            continue
         # comentário HTML de várias linhas
         if em_html:
             if "-->" in ln:
                 em_html = False
-            i += 1
             continue
         if "<!--" in ln and "-->" not in ln.split("<!--", 1)[1]:
             em_html = True
             ln = ln.split("<!--", 1)[0]
-        m = _ABRE.match(ln)
-        if m:
-            cerca, info = m.group("cerca"), m.group("info")
-            # fecha uma diretiva de prosa aberta?
-            if not info and pilha and cerca[0] == pilha[-1][0] and len(cerca) >= pilha[-1][1]:
-                pilha.pop()
-                i += 1
-                continue
-            md = _DIRETIVA.match(info)
-            nome = md.group("nome") if md else None
-            if nome is None or nome in CODIGO_DIRETIVAS:
-                # bloco de código (ou diretiva de código): pula até a cerca que fecha
-                fecha = re.compile(r"^\s*" + re.escape(cerca[0]) + "{" + str(len(cerca)) + r",}\s*$")
-                j = i + 1
-                while j < len(linhas) and not fecha.match(linhas[j]):
-                    j += 1
-                i = j + 1
-                continue
-            # diretiva com prosa dentro: verifica o título (se for prosa) e segue linha a linha
-            if nome in ARG_PROSA:
-                for n in numeros_na_linha(md.group("arg")):
-                    achados.append((i + 1, n, linhas[i]))
-            pilha.append((cerca[0], len(cerca)))
-            i += 1
-            # opções da diretiva (:chave: valor, ou bloco --- yaml ---)
-            if i < len(linhas) and linhas[i].strip() == "---":
-                i += 1
-                while i < len(linhas) and linhas[i].strip() != "---":
-                    i += 1
-                i += 1
-            while i < len(linhas) and re.match(r"^\s*:[\w-]+:(\s|$)", linhas[i]):
-                i += 1
-            continue
-        # bloco HTML (começa numa linha que abre com uma tag, vai até a linha em branco): fora
+        # bloco HTML: fora
         if re.match(r"^\s{0,3}</?[a-zA-Z][\w-]*(\s|/?>|$)", ln):
-            while i < len(linhas) and linhas[i].strip():
-                i += 1
+            j = i
+            while j < len(linhas) and linhas[j].strip():
+                j += 1
+            pula_ate = j
             continue
         for n in numeros_na_linha(ln):
-            achados.append((i + 1, n, linhas[i]))
-        i += 1
-    return achados
+            achados.append((base + i + 1, n, linhas[i]))
+
+
+def verificar_texto(texto: str) -> list[tuple[int, str, str]]:
+    """-> [(linha 1-based, número achado, a linha)] para um texto MyST."""
+    linhas = texto.split("\n")
+    inicio = 0
+    if linhas and linhas[0].strip() == "---":  # front matter
+        inicio = 1
+        while inicio < len(linhas) and linhas[inicio].strip() != "---":
+            inicio += 1
+        inicio += 1
+    achados = []
+    _verifica(linhas[inicio:], inicio, achados)
+    return sorted(achados)
 
 
 def verificar_arquivo(caminho: Path) -> list[tuple[int, str, str]]:

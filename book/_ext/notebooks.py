@@ -35,6 +35,8 @@ import posixpath
 import re
 from pathlib import Path
 
+import myst
+
 PASTA = "_notebooks"
 RAMO_PUBLICADO = "gh-pages"
 LAB = ("brinquedo.py", "formato.py")
@@ -151,8 +153,6 @@ class Colados:
 # ---------------------------------------------------------------------------
 # Markdown MyST -> Markdown do Jupyter
 # ---------------------------------------------------------------------------
-_ABRE = re.compile(r"^(?P<ind>\s{0,3})(?P<cerca>`{3,}|~{3,}|:{3,})\s*(?P<info>.*?)\s*$")
-_DIRETIVA = re.compile(r"^\{(?P<nome>[^}\s]+)\}\s*(?P<arg>.*)$")
 
 
 class Conversor:
@@ -281,23 +281,17 @@ class Conversor:
         return re.sub(r"\n{3,}", "\n\n", s).strip("\n")
 
     def blocos(self, linhas: list[str]) -> list[str]:
-        out, i = [], 0
-        while i < len(linhas):
-            ln = linhas[i]
-            m = _ABRE.match(ln)
-            if m:
-                cerca, info, ind = m.group("cerca"), m.group("info"), m.group("ind")
-                j = i + 1
-                fecha = re.compile(r"^\s{0,3}" + re.escape(cerca[0]) + "{" + str(len(cerca)) + r",}\s*$")
-                while j < len(linhas) and not fecha.match(linhas[j]):
-                    j += 1
-                corpo = [x[len(ind):] if x.startswith(ind) else x for x in linhas[i + 1:j]]
-                out += self.diretiva(cerca, info, corpo)
-                i = j + 1
+        out = []
+        pulo = -1  # linhas já consumidas por um bloco de matemática $$ … $$
+        for p in myst.pedacos(linhas):
+            if isinstance(p, myst.Bloco):
+                out += self.diretiva(p.cerca, p.info, p.corpo)
+                continue
+            i, ln = p
+            if i <= pulo:
                 continue
             if re.match(r"^\s*\([\w:.\-]+\)=\s*$", ln) or ln.strip() == "+++" or re.match(r"^%", ln):
-                i += 1  # alvo de referência (label)=, quebra de bloco, comentário MyST
-                continue
+                continue  # alvo de referência (label)=, quebra de bloco, comentário MyST
             if ln.strip().startswith("$$"):
                 # bloco de matemática: mantém, tira o rótulo "$$ (rotulo)"
                 bloco = [re.sub(r"^(\s*\$\$)\s*\([^)]*\)\s*$", r"\1", ln)]
@@ -308,39 +302,22 @@ class Conversor:
                         j += 1
                     if j < len(linhas):
                         bloco.append(re.sub(r"\$\$\s*\([^)]*\)\s*$", "$$", linhas[j]))
-                    i = j
+                    pulo = j
                 else:
                     bloco = [re.sub(r"\$\$\s*\([^)]*\)\s*$", "$$", ln)]
                 out += bloco
-                i += 1
                 continue
             out.append(self.inline(ln))
-            i += 1
         return out
 
     @staticmethod
     def opcoes(corpo: list[str]):
         """Separa as opções (:chave: valor, ou bloco --- yaml ---) do conteúdo."""
-        op, k = {}, 0
-        if corpo and corpo[0].strip() == "---":
-            k = 1
-            while k < len(corpo) and corpo[k].strip() != "---":
-                if ":" in corpo[k]:
-                    a, b = corpo[k].split(":", 1)
-                    op[a.strip()] = b.strip()
-                k += 1
-            k += 1
-        else:
-            while k < len(corpo):
-                m = re.match(r"^:([\w-]+):\s*(.*)$", corpo[k])
-                if not m:
-                    break
-                op[m.group(1)] = m.group(2)
-                k += 1
-        return op, corpo[k:]
+        op, conteudo, _ = myst.opcoes(corpo)
+        return op, conteudo
 
     def diretiva(self, cerca: str, info: str, corpo: list[str]) -> list[str]:
-        md = _DIRETIVA.match(info)
+        md = myst.DIRETIVA.match(info)
         if not md:  # cerca comum: bloco de código, fica igual
             return [f"```{info}", *corpo, "```"]
         nome, arg = md.group("nome"), md.group("arg").strip()
@@ -796,9 +773,6 @@ def na_pagina(app, pagename, templatename, context, doctree):
             "classes": "pst-navbar-icon",
         }
         botoes[:] = [b for b in botoes if b.get("label") not in ("launch-buttons", "colab-button")]
-        # o tema só dimensiona logos dentro de menus: aqui o logo fica do tamanho dos ícones
-        context["metatags"] = context.get("metatags", "") + (
-            "\n<style>.btn-colab-button img{height:1.4em;width:auto;vertical-align:-0.3em}.btn-colab-button .btn__text-container{margin-left:.25em;font-size:.85em}</style>")
         pos = next((k for k, b in enumerate(botoes) if b.get("label") == "download-buttons"), 0)
         botoes.insert(pos, botao)
 

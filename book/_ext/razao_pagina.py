@@ -1,0 +1,209 @@
+"""A página de números para instrutores: a diretiva ```{razao}``` (o lock, com o código de cada número)."""
+from __future__ import annotations
+
+import html as html_mod
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock  # noqa: E402
+from razao_codigo import Varredor, especificidade  # noqa: E402
+from razao_texto import FIGURA  # noqa: E402
+
+
+# ---------------------------------------------------------------------------
+# A página para instrutores: a diretiva {razao}
+# ---------------------------------------------------------------------------
+_WIDGET_MD = re.compile(r"^\s*(`{3,}|:{3,})\s*\{widget\}\s+(\S+)")
+
+
+def _funcao_do_widget(nome: str) -> str:
+    """'lab/widgets_api.py:LINHA, função F' que calcula um widget (ou "")."""
+    try:
+        import inspect
+
+        lab = str(RAIZ / "lab")
+        if lab not in sys.path:
+            sys.path.insert(0, lab)
+        import widgets_api
+
+        f = widgets_api.WIDGETS[nome][3]
+        _, linha = inspect.getsourcelines(f)
+        return f"lab/widgets_api.py:{linha}, função {f.__name__}"
+    except Exception:
+        return ""
+
+
+def codigo_das_chaves(md: Path) -> dict:
+    """Lê o fonte de uma página MyST -> {chave: (linha no .md, código)} para células e widgets,
+    e em "__glue__" a lista [(padrão da chave, linha no .md, código)] de cada cola/glue."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    texto = md.read_text(encoding="utf-8")
+    nb = read_myst_markdown_notebook(texto, add_source_map=True)
+    linhas_md = texto.splitlines()
+    mapa = nb.metadata.get("source_map", [])
+    res, padroes = {}, []
+    varredor = Varredor()
+    n = 0
+    for idx, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        n += 1
+        fence = mapa[idx] if idx < len(mapa) else 0          # linha do ```{code-cell} (0-based)
+        corpo = cell.source.splitlines()
+        # onde o corpo começa no .md (depois das opções :tags: ...)
+        ini = fence
+        if corpo:
+            for k in range(fence, min(fence + 40, len(linhas_md))):
+                if linhas_md[k] == corpo[0]:
+                    ini = k
+                    break
+        res[f"celula:{n:02d}"] = (ini + 1, cell.source)
+        for padrao, lin, st in varredor.celula(cell.source):
+            if st is not None:
+                trecho = "\n".join(corpo[st[0] - 1: st[1]])
+            else:
+                trecho = corpo[lin - 1] if 0 < lin <= len(corpo) else ""
+            padroes.append((padrao, ini + lin, trecho))
+    res["__glue__"] = padroes
+    vistos = {}
+    for i, ln in enumerate(linhas_md):
+        m = _WIDGET_MD.match(ln)
+        if not m:
+            continue
+        nome = m.group(2)
+        vistos[nome] = vistos.get(nome, 0) + 1
+        chave = f"widget:{nome}" + (f"-{vistos[nome]}" if vistos[nome] > 1 else "")
+        onde = _funcao_do_widget(nome)
+        res[chave] = (i + 1, f"{ln.strip()}\n{m.group(1)}" + (f"\n# calculado por {onde}" if onde else ""))
+    return res
+
+
+def onde_calcula(fontes: dict, chave: str):
+    """(linha, código) que calcula uma chave da razão, ou (None, "").
+
+    Uma chave colada com nome montado pode casar com mais de um padrão: ganha o nome
+    exato, depois o padrão com mais caracteres fixos."""
+    if chave.startswith("celula:"):
+        return fontes.get(chave.split(".")[0], (None, ""))
+    if chave.startswith("widget:"):
+        return fontes.get(chave, (None, ""))
+    candidatos = [(p, l, c) for p, l, c in fontes.get("__glue__", []) if re.fullmatch(p, chave)]
+    if not candidatos:
+        return None, ""
+    exatas = [(l, c) for p, l, c in candidatos if p == re.escape(chave)]
+    if exatas:
+        return exatas[0]
+    _, l, c = max(candidatos, key=lambda t: especificidade(t[0]))
+    return l, c
+
+
+def _dobra(texto: str, classe: str, linhas=4) -> str:
+    """Um <pre>; se o texto é longo, recolhido num <details> com a 1ª linha à vista."""
+    e = html_mod.escape
+    pre = f'<pre class="{classe}">{e(texto)}</pre>'
+    if texto.count("\n") >= linhas:
+        primeira = texto.splitlines()[0]
+        return f"<details><summary><code>{e(primeira[:60])}</code> …</summary>{pre}</details>"
+    return pre
+
+
+SEM_CODIGO = "(código não encontrado)"
+
+
+def _tipo(chave: str, valor: str) -> str:
+    """Em palavras de estudante: onde o valor aparece na página."""
+    if chave.startswith("celula:"):
+        return "saída de código"
+    if chave.startswith("widget:"):
+        return "widget, antes de mexer"
+    if valor.startswith("(descrição:"):
+        return "diagrama"
+    if valor == FIGURA:
+        return "figura"
+    return "no texto"
+
+
+def tabela_html(razao: dict, raiz: Path, link) -> str:
+    """A tabela da página para instrutores (HTML cru, com uma caixa de filtro)."""
+    e = html_mod.escape
+    linhas, total = [], 0
+    for pag, itens in razao.items():
+        md = raiz / (pag + ".md")
+        try:
+            fontes = codigo_das_chaves(md) if md.exists() else {}
+        except Exception:  # uma página quebrada não derruba esta
+            fontes = {}
+        for chave, valor in itens.items():
+            total += 1
+            lin, cod = onde_calcula(fontes, chave)
+            ref = f"{pag}.md:{lin}" if lin else f"{pag}.md"
+            tipo = _tipo(chave, valor)
+            codigo = (_dobra(cod, "razao-codigo", 3) if cod
+                      else f'<br><em class="razao-sem-codigo">{SEM_CODIGO}</em>')
+            linhas.append(
+                "<tr>"
+                f'<td><a href="{e(link(pag))}">{e(pag.split("/")[-1])}</a><br>'
+                f'<code>{e(chave)}</code> <small>({tipo})</small></td>'
+                f"<td>{_dobra(valor, 'razao-valor')}</td>"
+                f'<td><small><code>{e(ref)}</code></small>{codigo}</td>'
+                "</tr>"
+            )
+    cab = "<tr><th>onde aparece</th><th>o que o leitor vê</th><th>código que o calcula</th></tr>"
+    # Sem a classe full-width do tema: numa página sem subtítulos ela quebra o JS do tema
+    # (sphinx-book-theme procura a barra lateral secundária, que não existe). A tabela usa a
+    # largura do texto, com colunas fixas, e rola para o lado numa tela estreita.
+    return f"""
+<div class="razao">
+<p><label for="razao-filtro">Filtrar:</label>
+<input type="search" id="razao-filtro" placeholder="página, chave, valor ou código" autocomplete="off">
+<span id="razao-conta">{total} números</span></p>
+<div class="razao-rolagem"><table class="table razao-tabela" id="razao-tabela">
+<thead>{cab}</thead>
+<tbody>
+{chr(10).join(linhas)}
+</tbody></table></div>
+</div>
+"""
+
+
+def setup(app):
+    from docutils import nodes
+    from sphinx.util.docutils import SphinxDirective
+
+    class RazaoDirective(SphinxDirective):
+        """```{razao}``` : a tabela de todos os números do livro (do lock + fontes)."""
+        has_content = False
+
+        def run(self):
+            env = self.env
+            raiz = Path(env.srcdir)
+            lock = raiz / LOCK.relative_to(RAIZ)
+            env.note_dependency(str(lock))
+            razao = ler_lock(lock)
+            razao.pop(PAGINA_RAZAO, None)
+            for pag in razao:
+                md = raiz / (pag + ".md")
+                if md.exists():
+                    env.note_dependency(str(md))
+            aqui = env.docname
+
+            def link(pag):
+                try:
+                    return env.app.builder.get_relative_uri(aqui, pag)
+                except Exception:
+                    return "#"
+
+            return [nodes.raw("", tabela_html(razao, raiz, link), format="html")]
+
+    def _por_pagina(app, pagename, templatename, context, doctree):
+        """O estilo e o filtro da tabela (book/_static/razao.*) só na página de números."""
+        if pagename == PAGINA_RAZAO:
+            app.add_css_file("razao.css")
+            app.add_js_file("razao.js", defer="defer")
+
+    app.add_directive("razao", RazaoDirective)
+    app.connect("html-page-context", _por_pagina)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
