@@ -33,6 +33,7 @@ if str(AQUI) not in sys.path:
     sys.path.insert(0, str(AQUI))
 
 import razao  # noqa: E402
+import razao_codigo  # noqa: E402
 
 RAIZ = razao.RAIZ
 PREFIXO_GLUE = "application/papermill.record/"
@@ -173,7 +174,7 @@ def _executa_pagina(md: Path, brinquedo: str | None) -> dict:
         html = []
         vistos = {}
         for ln in texto.splitlines():
-            m = razao._WIDGET_MD.match(ln)
+            m = razao_codigo.WIDGET_MD.match(ln)
             if m:
                 nome = m.group(2)
                 vistos[nome] = vistos.get(nome, 0) + 1

@@ -359,3 +359,7 @@ def _sem_magicas(codigo: str) -> str:
 
 def tags_da_celula(cell) -> set:
     return set(cell.get("metadata", {}).get("tags", []) or [])
+
+
+# Um widget no fonte de uma página: ```{widget} nome``` (ou :::{widget} nome)
+WIDGET_MD = re.compile(r"^\s*(`{3,}|:{3,})\s*\{widget\}\s+(\S+)")

@@ -8,14 +8,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock  # noqa: E402
-from razao_codigo import Varredor, especificidade  # noqa: E402
+from razao_codigo import WIDGET_MD, Varredor, especificidade  # noqa: E402
 from razao_texto import FIGURA  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
 # A página para instrutores: a diretiva {razao}
 # ---------------------------------------------------------------------------
-_WIDGET_MD = re.compile(r"^\s*(`{3,}|:{3,})\s*\{widget\}\s+(\S+)")
 
 
 def _funcao_do_widget(nome: str) -> str:
@@ -70,7 +69,7 @@ def codigo_das_chaves(md: Path) -> dict:
     res["__glue__"] = padroes
     vistos = {}
     for i, ln in enumerate(linhas_md):
-        m = _WIDGET_MD.match(ln)
+        m = WIDGET_MD.match(ln)
         if not m:
             continue
         nome = m.group(2)
