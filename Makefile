@@ -27,7 +27,6 @@ setup: .venv/.pronto node_modules/.pronto
 book: setup
 	rm -rf _build/html _build/jupyter_execute
 	$(JB) build . --all -W -n --keep-going
-	$(PY) book/_ext/pos_build.py $(HTML)
 	@echo ""
 	@echo "Livro pronto em $(HTML)/index.html"
 	@echo "Para abrir com os widgets: make serve  (e visite http://127.0.0.1:8000)"
