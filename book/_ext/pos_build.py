@@ -37,8 +37,8 @@ AQUI = Path(__file__).resolve().parent
 PYODIDE = RAIZ / "node_modules" / "pyodide"
 
 # Os arquivos Python do livro que o navegador roda (a única lista; o worker a lê do manifesto).
-LAB = ["formato.py", "brinquedo.py", "arquitetura.py",
-       "widgets_api.py"]
+LAB = ["formato.py", "brinquedo.py", "arquitetura.py", "widgets_campos.py", "widgets_html.py",
+       "widgets_passos.py", "widgets_geracao.py", "widgets_escala.py", "widgets_api.py"]
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
 
 

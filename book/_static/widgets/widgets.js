@@ -109,7 +109,13 @@ function resposta(id, r, pyMs) {
     aplicar(w._form, r.campos || {}, item && item.campos);
     w.querySelector(".lw-saida").innerHTML = r.html;
     const desl = new Set(r.desligar || []);
-    for (const bt of w._form.querySelectorAll("button[data-acao]")) bt.disabled = desl.has(bt.dataset.acao);
+    const rotulos = r.rotulos || {};
+    for (const bt of w._form.querySelectorAll("button[data-acao]")) {
+      bt.disabled = desl.has(bt.dataset.acao);
+      // Um botão desligado diz por quê (o texto vem do Python, já escapado).
+      if (bt.dataset.rotulo === undefined) bt.dataset.rotulo = bt.innerHTML;
+      bt.innerHTML = bt.disabled && rotulos[bt.dataset.acao] ? rotulos[bt.dataset.acao] : bt.dataset.rotulo;
+    }
   }
   if (item && item.t0 !== null) {
     // ms: do evento ao HTML novo no lugar; msQuadro: até o próximo quadro da tela.
