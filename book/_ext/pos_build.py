@@ -2,7 +2,8 @@
 
 Roda como gancho `build-finished` do Sphinx (registrado em `widgets.py`), então um
 `jupyter-book build .` simples já dá um site completo. Também roda à mão:
-``python book/_ext/pos_build.py _build/html``; ``--manifesto`` só imprime a lista.
+``python book/_ext/pos_build.py _build/html``; ``--manifesto`` só imprime as listas;
+``--stdlib destino.zip`` só escreve o zip enxuto da biblioteca padrão.
 
 O que copia ou gera em `_static/`:
 
@@ -147,6 +148,8 @@ def ao_fim_do_build(app, excecao):
 if __name__ == "__main__":
     if sys.argv[1:] == ["--manifesto"]:
         print(json.dumps({"lab": LAB, "stdlib": stdlib_widgets()}))
+    elif sys.argv[1:2] == ["--stdlib"]:  # só o zip enxuto (para tests/js/pyodide.test.mjs)
+        print(stdlib_enxuta(Path(sys.argv[2])))
     else:
         m = copia(Path(sys.argv[1]))
         print("Runtime do navegador copiado para", sys.argv[1], f"(versão {m['versao']})")
