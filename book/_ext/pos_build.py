@@ -9,12 +9,12 @@ O que copia ou gera em `_static/`:
 
 - `mathjax/` (npm `mathjax`), para a matemática funcionar sem internet;
 - `pyodide/`: o runtime do Python dos widgets (npm `pyodide`), enxuto:
-  - `pyodide.mjs` e `pyodide.asm.mjs` como vêm;
-  - `pyodide.asm.wasm` comprimido com gzip e cortado em pedaços
+  - `pyodide.mjs` como vem;
+  - `pyodide.asm.wasm` e `pyodide.asm.mjs` comprimidos com gzip e cortados em pedaços
     (`pyodide.asm.wasm.gz.N`): o worker guarda cada pedaço no Cache API do
     navegador, então uma recarga continua de onde parou, e nenhum servidor
     precisa saber o tipo `application/wasm` nem comprimir nada;
-    o `.wasm` inteiro fica ao lado, para navegadores sem `DecompressionStream`;
+    os arquivos inteiros ficam ao lado, para navegadores sem `DecompressionStream`;
   - a biblioteca padrão só com os módulos que os widgets usam (a lista
     `STDLIB_WIDGETS.txt`, ao lado deste arquivo; `tests/js/pyodide.test.mjs` roda
     todos os casos dos widgets contra este zip e confere que a lista basta), em
@@ -97,13 +97,18 @@ def copia(saida: Path) -> dict:
             raise SystemExit(f"Falta node_modules/pyodide/{nome}: rode `npm ci`.")
     for nome in ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"]:
         shutil.copy2(PYODIDE / nome, destino / nome)
+    def em_pedacos(nome):
+        gz = gzip.compress((PYODIDE / nome).read_bytes(), compresslevel=9, mtime=0)
+        pedacos = []
+        for n, i in enumerate(range(0, len(gz), PEDACO)):
+            p = destino / f"{nome}.gz.{n}"
+            p.write_bytes(gz[i:i + PEDACO])
+            pedacos.append(_item(p, static))
+        return pedacos
+
     wasm = (PYODIDE / "pyodide.asm.wasm").read_bytes()
-    gz = gzip.compress(wasm, compresslevel=9, mtime=0)
-    pedacos = []
-    for n, i in enumerate(range(0, len(gz), PEDACO)):
-        p = destino / f"pyodide.asm.wasm.gz.{n}"
-        p.write_bytes(gz[i:i + PEDACO])
-        pedacos.append(_item(p, static))
+    pedacos = em_pedacos("pyodide.asm.wasm")
+    pedacos_asm = em_pedacos("pyodide.asm.mjs")
     stdlib_enxuta(destino / "python_stdlib.zip")
     cru = stdlib_enxuta(destino / "python_stdlib.stored.zip", comprimido=False)
     (destino / "python_stdlib.zip.gz").write_bytes(gzip.compress(cru.read_bytes(), compresslevel=9, mtime=0))
@@ -122,7 +127,7 @@ def copia(saida: Path) -> dict:
         # o .wasm: pedaços do gzip (em ordem) e, para quem não descomprime, o arquivo inteiro
         "wasm": {"pedacos": pedacos, "bytes": len(wasm), "hash": _hash(wasm),
                  "inteiro": _item(destino / "pyodide.asm.wasm", static)},
-        "asm": _item(destino / "pyodide.asm.mjs", static),
+        "asm": {"pedacos": pedacos_asm, "inteiro": _item(destino / "pyodide.asm.mjs", static)},
         "mjs": _item(destino / "pyodide.mjs", static),
         # a biblioteca padrão enxuta: gzip de um zip sem compressão e, para quem não descomprime, o zip
         "stdlib": {"gz": _item(destino / "python_stdlib.zip.gz", static),
@@ -131,7 +136,7 @@ def copia(saida: Path) -> dict:
         # sem pyodide-lock.json (119 KB): um lock sem pacotes, com o "info" do Pyodide fixado
         "lock_info": json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"],
     }
-    todos = [*pedacos, manifesto["asm"], manifesto["mjs"], manifesto["stdlib"]["gz"], *manifesto["lab"]]
+    todos = [*pedacos, *pedacos_asm, manifesto["mjs"], manifesto["stdlib"]["gz"], *manifesto["lab"]]
     manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode())
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
     (lab / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")

@@ -184,6 +184,7 @@ function iniciar() {
       medidas.pronto = performance.now();
       medidas.fases = data.fases;
       medidas.bytes = data.bytes;
+      medidas.usouBytecode = data.bytecode;
       todos(`Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
         // Se o leitor mexeu antes do Python chegar, a fila já tem o pedido.

@@ -4,9 +4,9 @@
 //
 // O que ele busca está em _static/lab/manifesto.json (escrito por book/_ext/pos_build.py):
 // nome, bytes e hash de cada arquivo. A carga foi feita para a rede de um celular:
-// - cada arquivo vai para o Cache API do navegador assim que chega inteiro; o .wasm vem
-//   em pedaços de gzip, então uma recarga continua do último pedaço que chegou, e uma
-//   segunda página não baixa nada;
+// - cada arquivo vai para o Cache API do navegador assim que chega inteiro; o .wasm e o
+//   pyodide.asm.mjs vêm em pedaços de gzip, então uma recarga continua do último pedaço
+//   que chegou, e uma segunda página não baixa nada;
 // - o progresso (bytes recebidos de quantos) vai para a página a cada pedaço de rede;
 // - só desiste quando a rede para: nenhum byte em `paradoMs` (padrão 20 s);
 // - o .wasm é montado aqui (gzip → DecompressionStream) e entregue ao Pyodide com o
@@ -133,18 +133,19 @@ async function iniciar(nomes) {
   marca("manifesto");
   const descomprime = typeof DecompressionStream === "function";
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
+  const asmItens = descomprime ? m.asm.pedacos : [m.asm.inteiro];
   const stdlibItem = descomprime ? m.stdlib.gz : m.stdlib.inteiro;
   // O bytecode que uma página anterior compilou (ver gerarPyc): com ele, o Python não
   // recompila a biblioteca padrão nem os arquivos do livro, e nem precisa deles.
   const pycItem = { url: `pyodide/pyc-${m.versao}.zip`, hash: m.versao, bytes: 0 };
-  const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, m.asm, ...m.lab, ...m.wasm.pedacos,
-    m.wasm.inteiro, pycItem]);
+  const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, ...m.asm.pedacos, m.asm.inteiro, ...m.lab,
+    ...m.wasm.pedacos, m.wasm.inteiro, pycItem]);
   let pyc = null;
   if (cache) {
     const r = await cache.match(chave(pycItem)).catch(() => null);
     if (r) pyc = new Uint8Array(await r.arrayBuffer());
   }
-  const itens = [m.asm, ...wasmItens, ...(pyc ? [] : [stdlibItem, ...m.lab])];
+  const itens = [...asmItens, ...wasmItens, ...(pyc ? [] : [stdlibItem, ...m.lab])];
   progresso.total = itens.reduce((s, i) => s + i.bytes, 0);
   avisar(true);
   let dados;
@@ -161,9 +162,11 @@ async function iniciar(nomes) {
   avisar(true);
   marca("baixado");
   postMessage({ tipo: "fase", fase: "iniciando" });
-  const [asm, ...resto] = dados;
-  const partesWasm = resto.slice(0, wasmItens.length);
   const gz = (partes) => new Blob(partes).stream().pipeThrough(new DecompressionStream("gzip"));
+  const partesAsm = dados.slice(0, asmItens.length);
+  const asm = descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
+  const resto = dados.slice(asmItens.length);
+  const partesWasm = resto.slice(0, wasmItens.length);
   let stdlib;
   let lab = null;
   if (pyc) stdlib = new Blob([pyc]);
