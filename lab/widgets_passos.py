@@ -73,9 +73,9 @@ def nota_eot(ids, onde):
     """A nota que explica o <|endoftext|> quando ele aparece na entrada."""
     if b.EOT not in ids:
         return ""
-    return _nota(f"{onde} tem &lt;|endoftext|&gt; (id {b.EOT}), o token que marca o fim de um texto. "
-                 "O brinquedo o lê como qualquer outro token; no GPT-2, o que vem depois dele "
-                 "é lido como o começo de um texto novo.", "lw-aviso")
+    return _nota(f"{onde} tem &lt;|endoftext|&gt; (id {b.EOT}), o token que marca o fim de um texto: "
+                 "<code>decodificar</code> não o escreve. O brinquedo o lê como qualquer outro token; "
+                 "no GPT-2, o que vem depois dele é lido como o começo de um texto novo.", "lw-aviso")
 
 
 def _tokens(c, acao, inst):

@@ -145,9 +145,17 @@ def copia(saida: Path) -> dict:
 
 
 def ao_fim_do_build(app, excecao):
-    """Gancho `build-finished` do Sphinx: só no HTML e só se o build deu certo."""
+    """Gancho `build-finished` do Sphinx: só no HTML e só se o build deu certo.
+
+    Sem node_modules (uma cópia do livro só para ver as páginas), avisa e segue: o site
+    sai sem widgets vivos, e o worker diz isso ao leitor. No `make book`, o aviso vira erro (-W).
+    """
     if excecao is None and app.builder.format == "html":
-        copia(Path(app.outdir))
+        try:
+            copia(Path(app.outdir))
+        except SystemExit as e:
+            from sphinx.util import logging
+            logging.getLogger(__name__).warning(f"runtime do navegador não copiado: {e}")
 
 
 if __name__ == "__main__":
