@@ -23,7 +23,8 @@ const dorme = (ms) => new Promise((ok) => setTimeout(ok, ms));
 // Cache de 10 min, como no GitHub Pages. `contar` soma os bytes de corpo enviados.
 export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0 } = {}) {
   const base = resolve(raiz);
-  const enviados = { bytes: 0, pedidos: [], porCaminho: {} };
+  // bytes: total; pedidos: caminhos; porCaminho: bytes por caminho; lista: um registro por pedido.
+  const enviados = { bytes: 0, pedidos: [], porCaminho: {}, lista: [] };
   let livreEm = 0; // quando o "fio" compartilhado fica livre de novo (ms, relógio do processo)
   const pendura = (caminho, ext) => pendurar.some((p) => (p instanceof RegExp ? p.test(caminho) : p === ext));
   const abertos = new Set();
@@ -40,7 +41,10 @@ export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0 } = {})
       if (req.method === "HEAD") return res.end();
       enviados.pedidos.push(caminho);
       if (pendura(caminho, ext)) { res.flushHeaders(); return; } // cabeçalhos e depois silêncio
+      const registro = { caminho, inicio: performance.now(), bytes: 0 };
+      enviados.lista.push(registro);
       const conta = (n) => {
+        registro.bytes += n;
         enviados.bytes += n;
         enviados.porCaminho[caminho] = (enviados.porCaminho[caminho] || 0) + n;
       };
