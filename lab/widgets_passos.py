@@ -89,7 +89,7 @@ def _tokens(c, acao, inst):
     mostra = ", ".join(str(i) for i in ids[:MAX_CHIPS]) + (", …" if n > MAX_CHIPS else "")
     out = [f'<ol class="lw-tokens" aria-label="tokens e ids">{chips}</ol>']
     if n > MAX_CHIPS:
-        out.append(_nota(f"A frase tem {contagem(n, 'token')}: aqui aparecem só {contagem(MAX_CHIPS, 'primeiro')}.",
+        out.append(_nota(f"A frase tem {contagem(n, 'token')}: aqui aparecem só os {contagem(MAX_CHIPS, 'primeiro')}.",
                          "lw-aviso"))
     out += [_nota(f"ids = [{mostra}] · {contagem(n, 'token')}"),
             _nota(f"De volta ao texto: <code>decodificar(ids)</code> = «{_e(_corta(b.decodificar(ids)))}»"),

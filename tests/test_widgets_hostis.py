@@ -24,7 +24,7 @@ HOSTIS = [
     "1e308", "-1e308", "1e300", "-1e30", "1e30", "1e-300", "-1e-300", "1e-12", "0", "-0", "0,0000001",
     "NaN", "nan", "inf", "-inf", "Infinity", "", "   ", "1,5,5", "1.5", "−2", "0x10", "1_000",
     MARCACAO, "<script>alert(1)</script>", "ünïcødé ∑ 😀", "\u202e\u0000", "x" * 5000, "9" * 400,
-    "<|endoftext|>", "o gato " * 400, True, False, None, 1e308, -1e308, 0, 7, 2.5,
+    "<|endoftext|>", "o gato " * 400, "o gato subiu no" + " muro e gato" * 300, True, False, None, 1e308, -1e308, 0, 7, 2.5,
 ]
 EXCECAO = re.compile(r"Traceback|\b[A-Z][A-Za-z]*(Error|Exception|Warning)\b|File \"")
 LIXO = re.compile(r"\bnan\b|\binf\b|\d[\d.]{24,}|\d,\d{7,}", re.IGNORECASE)
