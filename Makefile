@@ -37,11 +37,11 @@ check: .venv/.pronto
 
 setup: .venv/.pronto node_modules/.pronto
 
-## O livro inteiro, executado do zero (--all), com todo aviso tratado como erro.
+## O livro inteiro, executado do zero (--all), com todo aviso tratado como erro. No fim do build,
+## book/_ext/pos_build.py (gancho build-finished) põe no site o MathJax e o runtime dos widgets.
 book: setup
 	rm -rf _build/html _build/jupyter_execute
 	$(JB) build . --all -W -n --keep-going
-	$(PY) book/_ext/pos_build.py $(HTML)
 	@echo ""
 	@echo "Livro pronto em $(HTML)/index.html"
 	@echo "Para abrir com os widgets: make serve  (e visite http://127.0.0.1:8000)"
@@ -66,7 +66,7 @@ lock:
 bench: setup
 	$(PY) dev/bench_build.py
 
-## Widgets: navegação → Python pronto, primeira resposta, respostas seguintes, bytes antes da interação.
+## Widgets: bytes do runtime (cru e gzip), frio × morno, rede lenta, respostas; cada orçamento "dentro" ou "FORA".
 bench-widgets: book chromium
 	node dev/bench_widgets.mjs $(HTML)
 

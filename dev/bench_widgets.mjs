@@ -1,17 +1,22 @@
 // Benchmark dos widgets (não é teste: mede e imprime; nada falha por tempo).
 //
 //   node dev/bench_widgets.mjs [pasta do site, padrão _build/html] [--json] [--so=widget,widget]
+//                              [--rapido]  (só runtime, frio/morno e rede lenta)
 //
-// Para cada página com widget, num Chromium sem rede servido em 127.0.0.1:
-// - bytes antes de interagir (widget fora da tela): os nossos (widgets.js/.css, a
-//   página), MathJax e o tema, separados; o Pyodide não pode ter carregado;
-// - navegação → Python pronto, frio (cache vazio) e morno (recarregar);
-// - a primeira resposta depois de pronto e as seguintes (evento → HTML novo, e até o
-//   próximo quadro);
-// - "quando carregar": ao aparecer na tela (IntersectionObserver, o padrão) contra no
-//   primeiro uso: quanto o leitor espera do clique à resposta, clicando 2 s depois
-//   de rolar até o widget.
-// Orçamentos (design): 1ª resposta ≤ 100 ms, seguintes ≤ 16 ms, nossos bytes ≤ 50 KB.
+// Num Chromium sem rede, servido em 127.0.0.1 (tests/navegador/servidor.mjs):
+// 1. runtime: os bytes que o navegador baixa até a primeira resposta (contados no
+//    servidor, por arquivo; cru e gzip-equivalente, isto é, o tamanho depois de gzip -9);
+// 2. frio e morno: navegação → Python pronto numa página com o cache vazio (frio) e,
+//    no mesmo navegador, numa *outra* página com widget depois que a primeira guardou o
+//    runtime e o bytecode (morno); a razão morno/frio; as fases (baixar, wasm, Python,
+//    imports, aquecer) de cada carga;
+// 3. rede lenta: 200 KB/s divididos entre todas as conexões (um celular a 1,6 Mbps):
+//    fica pronto?, em quantos segundos, quantos avisos de progresso o leitor viu;
+// 4. por página: bytes antes de interagir, a primeira resposta e as seguintes (evento →
+//    HTML novo, e até o próximo quadro), e "quando carregar" (na tela × no primeiro uso).
+// Orçamentos: runtime ≤ 4,6 MB gzip antes da primeira resposta; morno ≤ 0,6 × frio;
+// rede lenta: pronto, com progresso; 1ª resposta ≤ 100 ms, seguintes ≤ 16 ms,
+// nossos bytes antes de interagir ≤ 50 KB.
 import { gzipSync } from "node:zlib";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
@@ -24,8 +29,11 @@ const args = process.argv.slice(2);
 const HTML = resolve(args.find((a) => !a.startsWith("--")) || join(RAIZ, "_build", "html"));
 const JSON_SAIDA = args.includes("--json");
 const SO = (args.find((a) => a.startsWith("--so=")) || "").slice(5).split(",").filter(Boolean);
+const RAPIDO = args.includes("--rapido");
 const REPETE = 20;
-const ESPERA = 120_000;
+const ESPERA = 180_000;
+const LENTA = 200 * 1024;
+const ORC = { runtimeGz: 4.6e6, razao: 0.6 };
 
 if (!existsSync(join(HTML, "_static", "widgets", "widgets.js"))) {
   console.error(`Sem site com widgets em ${HTML}: rode make book.`);
@@ -156,17 +164,91 @@ async function cliqueAteResposta(navegador, url, nome, modo) {
   }
 }
 
+function bytesRuntime(porCaminho) {
+  // Só o que a carga do Python busca (worker, pyodide, lab): cru e gzip -9 de cada arquivo.
+  const linhas = [];
+  for (const [caminho, n] of Object.entries(porCaminho)) {
+    if (!/\/_static\/(pyodide|lab|widgets\/worker)/.test(caminho)) continue;
+    const corpo = readFileSync(join(HTML, caminho));
+    linhas.push({ caminho, cru: n, gz: gzipSync(corpo, { level: 9 }).length * (n / corpo.length) });
+  }
+  linhas.sort((a, b) => b.gz - a.gz);
+  return { linhas, cru: linhas.reduce((s, l) => s + l.cru, 0), gz: linhas.reduce((s, l) => s + l.gz, 0) };
+}
+
+async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = false } = {}) {
+  const meu = !ctx;
+  ctx ??= await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+  if (meu) await bloquearRede(ctx);
+  const pg = await ctx.newPage();
+  const status = new Set();
+  await pg.exposeFunction("__status", (t) => status.add(t));
+  await pg.addInitScript(() => {
+    new MutationObserver(() => {
+      const s = document.querySelector(".lw-status");
+      if (s) globalThis.__status(s.textContent);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await pg.goto(srv.url + pagina);
+  await pg.locator(".livro-widget").first().scrollIntoViewIfNeeded();
+  await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
+    { timeout: ESPERA });
+  if (esperarBytecode) {
+    await pg.waitForFunction(() => globalThis.livroWidgets.medidas.bytecode || globalThis.livroWidgets.estado() !== "pronto",
+      null, { timeout: ESPERA });
+  }
+  const m = await pg.evaluate(() => ({ ...globalThis.livroWidgets.medidas, estado: globalThis.livroWidgets.estado(),
+    texto: document.querySelector(".lw-status").textContent }));
+  await pg.close();
+  if (meu) await ctx.close();
+  return { ...m, status: [...status] };
+}
+
 const servidor = await servir(HTML);
 const navegador = await launch();
 const resultados = [];
+const geral = {};
 try {
-  for (const { widgets, pagina } of paginasComWidget()) {
+  const todas = paginasComWidget();
+  const tokens = (todas.find((p) => p.widgets.includes("tokens")) || todas[0]).pagina;
+
+  // 1 e 2: runtime e frio/morno, no mesmo navegador; a página morna é sempre outra.
+  const pares = [];
+  for (let i = 0; i < Math.min(todas.length, 3); i++) {
+    const a = todas[i].pagina;
+    const b = todas[(i + 1) % todas.length].pagina;
+    const srv = await servir(HTML);
+    const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+    await bloquearRede(ctx);
+    const frio = await prontoEm(navegador, srv, a, { ctx, esperarBytecode: true });
+    const runtime = bytesRuntime(srv.enviados.porCaminho);
+    const morno = await prontoEm(navegador, srv, b, { ctx });
+    await ctx.close();
+    await srv.fechar();
+    pares.push({ frio: { pagina: a, pronto: frio.pronto, fases: frio.fases, bytecode: frio.bytecode },
+      morno: { pagina: b, pronto: morno.pronto, fases: morno.fases, usouBytecode: morno.usouBytecode,
+        rede: morno.bytes?.rede }, razao: morno.pronto / frio.pronto, runtime });
+    if (!JSON_SAIDA) process.stderr.write(`  frio ${a}: ${s(frio.pronto)} s; morno ${b}: ${s(morno.pronto)} s\n`);
+  }
+  geral.pares = pares;
+
+  // 3: rede lenta
+  const lenta = await servir(HTML, { taxa: LENTA });
+  const l = await prontoEm(navegador, lenta, tokens);
+  await lenta.fechar();
+  geral.lenta = { pagina: tokens, estado: l.estado, segundos: (l.pronto ?? performance.now()) / 1000,
+    avisos: l.progresso.length, exemplos: l.status.filter((t) => /MiB/.test(t)).slice(0, 3), fim: l.texto };
+  if (!JSON_SAIDA) process.stderr.write(`  rede lenta: ${l.estado} em ${s(l.pronto ?? 0)} s\n`);
+
+  // 4: por página
+  for (const { widgets, pagina } of RAPIDO ? [] : todas) {
     const url = servidor.url + pagina;
     const bytes = await bytesAntes(navegador, url);
     const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
     await bloquearRede(ctx);
     let { pg, w } = await carregar(ctx, url);
     const frio = await esperarPronto(pg);
+    await pg.waitForFunction(() => globalThis.livroWidgets.medidas.bytecode, null, { timeout: ESPERA });
     await pg.close();
     ({ pg, w } = await carregar(ctx, url));
     const morno = await esperarPronto(pg);
@@ -179,39 +261,74 @@ try {
     }
     await ctx.close();
   }
-  // Quando carregar: medido numa página só (a do bloco, ou a primeira).
-  const alvo = paginasComWidget().find((p) => p.widgets.includes("bloco")) || paginasComWidget()[0];
-  const nomeAlvo = alvo.widgets.includes("bloco") ? "bloco" : alvo.widgets[0];
-  const quando = {
-    pagina: alvo.pagina,
-    visivel: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "visivel"),
-    uso: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "uso"),
-  };
+  let quando = null;
+  if (!RAPIDO) {
+    // Quando carregar: medido numa página só (a do bloco, ou a primeira).
+    const alvo = todas.find((p) => p.widgets.includes("bloco")) || todas[0];
+    const nomeAlvo = alvo.widgets.includes("bloco") ? "bloco" : alvo.widgets[0];
+    quando = {
+      pagina: alvo.pagina,
+      visivel: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "visivel"),
+      uso: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "uso"),
+    };
+  }
 
   if (JSON_SAIDA) {
-    console.log(JSON.stringify({ resultados, quando }, null, 1));
+    console.log(JSON.stringify({ geral, resultados, quando }, null, 1));
   } else {
-    console.log("\nWidgets: tempos (ms, a partir da navegação) e bytes (KB, sem compressão / gzip)\n");
-    console.log("widget        | pronto frio | pronto morno | carga frio | 1ª resposta | seguintes mediana / p95 (quadro p95) | Python mediana | nossos KB antes (gzip) | página | MathJax | tema | Pyodide antes?");
-    console.log("--------------|-------------|--------------|------------|-------------|--------------------------------------|----------------|------------------------|--------|---------|------|---------------");
-    for (const r of resultados) {
-      const dep = r.resp.depois.map((x) => x.ms);
-      const quadro = r.resp.depois.map((x) => x.msQuadro).filter((x) => x !== undefined);
-      const b = r.bytes;
-      console.log([
-        r.widget.padEnd(13), ms(r.frio.pronto).padStart(11), ms(r.morno.pronto).padStart(12),
-        ms(r.frio.pronto - r.frio.inicio).padStart(10), ms(r.resp.primeira?.ms).padStart(11),
-        `${ms(mediana(dep))} / ${ms(p95(dep))} (${ms(quadro.length ? p95(quadro) : undefined)})`.padStart(36),
-        ms(mediana(r.resp.depois.map((x) => x.pyMs))).padStart(14),
-        `${kb(b.soma.widgets || 0)} (${kb(b.gz.widgets || 0)})`.padStart(22),
-        kb(b.soma["página"] || 0).padStart(6), kb(b.soma.mathjax || 0).padStart(7), kb(b.soma.tema || 0).padStart(4),
-        (b.soma.pyodide ? `sim, ${kb(b.soma.pyodide)}` : "não").padStart(13),
-      ].join(" | "));
+    const mb = (n) => (n / 1e6).toFixed(2).replace(".", ",");
+    const ok = (cond) => (cond ? "dentro" : "FORA");
+    const rt = pares[0].runtime;
+    console.log("\nRuntime até a primeira resposta (contado no servidor; gzip = depois de gzip -9)\n");
+    console.log("arquivo                                         |    cru (KB) |   gzip (KB)");
+    console.log("------------------------------------------------|-------------|------------");
+    for (const x of rt.linhas) {
+      console.log(`${x.caminho.padEnd(48)}| ${kb(x.cru).padStart(11)} | ${kb(x.gz).padStart(10)}`);
     }
-    console.log(`\nQuando carregar (${quando.pagina}, clique 2 s depois de rolar até o widget):`);
-    console.log(`  ao aparecer na tela (padrão): ${ms(quando.visivel)} ms do clique à resposta`);
-    console.log(`  no primeiro uso:              ${ms(quando.uso)} ms do clique à resposta`);
-    console.log("\nOrçamentos: 1ª resposta ≤ 100 ms; seguintes ≤ 16 ms; nossos bytes antes de interagir ≤ 50 KB.");
+    console.log(`total: ${mb(rt.cru)} MB cru, ${mb(rt.gz)} MB gzip  (orçamento ≤ ${mb(ORC.runtimeGz)} MB gzip: ` +
+      `${ok(rt.gz <= ORC.runtimeGz)})`);
+    console.log("\nFrio × morno (navegação → Python pronto; morno = outra página, mesmo navegador)\n");
+    console.log("frio (página)                 |  s   | morno (página)                |  s   | razão | fases frio (ms) | fases morno (ms)");
+    console.log("------------------------------|------|-------------------------------|------|-------|-----------------|-----------------");
+    const fase = (f) => (f ? `baixado ${f.baixado} · wasm ${f.wasm} · python ${f.python} · imports ${f.imports} · aquecido ${f.aquecido}` : "—");
+    for (const p of pares) {
+      console.log([p.frio.pagina.padEnd(29), s(p.frio.pronto).padStart(4), p.morno.pagina.padEnd(29),
+        s(p.morno.pronto).padStart(4), p.razao.toFixed(2).replace(".", ",").padStart(5), fase(p.frio.fases),
+        fase(p.morno.fases)].join(" | "));
+    }
+    const razoes = pares.map((p) => p.razao);
+    console.log(`razão morno/frio: mediana ${mediana(razoes).toFixed(2).replace(".", ",")}, pior ` +
+      `${Math.max(...razoes).toFixed(2).replace(".", ",")} (orçamento ≤ ${String(ORC.razao).replace(".", ",")}: ` +
+      `${ok(Math.max(...razoes) <= ORC.razao)}); bytecode guardado em ${ms(pares[0].frio.bytecode?.ms)} ms ` +
+      `depois de pronto (${kb(pares[0].frio.bytecode?.bytes || 0)} KB, só no cache do navegador)`);
+    const L = geral.lenta;
+    console.log(`\nRede lenta (${kb(LENTA)} KB/s divididos entre as conexões, ${L.pagina}): ${L.estado} em ` +
+      `${L.segundos.toFixed(1).replace(".", ",")} s; ${L.avisos} avisos de progresso; por exemplo «${L.exemplos[0] || "—"}» ` +
+      `(orçamento: pronto, com progresso: ${ok(L.estado === "pronto" && L.avisos > 3)})`);
+    if (!RAPIDO) {
+      console.log("\nWidgets: tempos (ms, a partir da navegação) e bytes (KB, sem compressão / gzip)\n");
+      console.log("widget        | pronto frio | pronto morno | carga frio | 1ª resposta | seguintes mediana / p95 (quadro p95) | Python mediana | nossos KB antes (gzip) | página | MathJax | tema | Pyodide antes?");
+      console.log("--------------|-------------|--------------|------------|-------------|--------------------------------------|----------------|------------------------|--------|---------|------|---------------");
+      for (const r of resultados) {
+        const dep = r.resp.depois.map((x) => x.ms);
+        const quadro = r.resp.depois.map((x) => x.msQuadro).filter((x) => x !== undefined);
+        const b = r.bytes;
+        console.log([
+          r.widget.padEnd(13), ms(r.frio.pronto).padStart(11), ms(r.morno.pronto).padStart(12),
+          ms(r.frio.pronto - r.frio.inicio).padStart(10), ms(r.resp.primeira?.ms).padStart(11),
+          `${ms(mediana(dep))} / ${ms(p95(dep))} (${ms(quadro.length ? p95(quadro) : undefined)})`.padStart(36),
+          ms(mediana(r.resp.depois.map((x) => x.pyMs))).padStart(14),
+          `${kb(b.soma.widgets || 0)} (${kb(b.gz.widgets || 0)})`.padStart(22),
+          kb(b.soma["página"] || 0).padStart(6), kb(b.soma.mathjax || 0).padStart(7), kb(b.soma.tema || 0).padStart(4),
+          (b.soma.pyodide ? `sim, ${kb(b.soma.pyodide)}` : "não").padStart(13),
+        ].join(" | "));
+      }
+      console.log(`\nQuando carregar (${quando.pagina}, clique 2 s depois de rolar até o widget):`);
+      console.log(`  ao aparecer na tela (padrão): ${ms(quando.visivel)} ms do clique à resposta`);
+      console.log(`  no primeiro uso:              ${ms(quando.uso)} ms do clique à resposta`);
+    }
+    console.log("\nOrçamentos: runtime ≤ 4,6 MB gzip; morno ≤ 0,6 × frio; rede lenta pronta com progresso; " +
+      "1ª resposta ≤ 100 ms; seguintes ≤ 16 ms; nossos bytes antes de interagir ≤ 50 KB.");
   }
 } finally {
   await navegador.close();

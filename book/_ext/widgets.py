@@ -8,6 +8,10 @@ navegador roda no Pyodide) e põe na página os controles e os números do
 estado inicial: quem lê sem JavaScript vê o widget parado, mas com os
 números certos. As páginas com widget, e só elas, ganham
 `_static/widgets/widgets.js` (o carregador) e `widgets.css`.
+
+No fim do build (evento `build-finished`), `pos_build.py` põe no site o runtime
+do navegador (MathJax, Pyodide enxuto, os arquivos Python e o manifesto): um
+`jupyter-book build .` simples já dá um site completo.
 """
 import os
 import sys
@@ -20,6 +24,9 @@ if LAB not in sys.path:
     sys.path.insert(0, LAB)
 
 import widgets_api  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+import pos_build  # noqa: E402
 
 MARCA = 'class="livro-widget"'
 
@@ -55,4 +62,5 @@ def _por_pagina(app, pagename, templatename, context, doctree):
 def setup(app):
     app.add_directive("widget", WidgetDirective)
     app.connect("html-page-context", _por_pagina)
+    app.connect("build-finished", pos_build.ao_fim_do_build)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

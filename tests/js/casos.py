@@ -11,6 +11,8 @@ import arquitetura as arq
 import brinquedo as b
 import formato as f
 import widgets_api as w
+import widgets_geracao as wg
+import widgets_passos as wp
 
 
 def _limpa(x):
@@ -90,7 +92,7 @@ def casos():
     r["gerar_amostra"] = _limpa(b.gerar(b.IDS_PROMPT, T=0.7, top_p=0.9, us=[0.5, 0.8, 0.3]))
     cache = b.CacheKV()
     r["cache"] = [_limpa(cache.adiciona(t)) for t in b.IDS_PROMPT + [6]] + [cache.linhas_calculadas]
-    for nome, (x, at) in w.CASOS_BLOCO.items():
+    for nome, (x, at) in wp.CASOS_BLOCO.items():
         r[f"mini_{nome}"] = _limpa(b.mini_bloco(x, at))
     for texto in (b.PROMPT, "o gato subiu no telhado.", "  o   gato ", "o cachorro", "", "   "):
         r[f"tokenizar[{texto}]"] = _erro(b.tokenizar, texto)

@@ -6,19 +6,26 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { loadPyodide } from "pyodide";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
-const LAB = ["brinquedo.py", "formato.py", "widgets_api.py", "arquitetura.py"];
+const POS_BUILD = join(RAIZ, "book", "_ext", "pos_build.py");
 const CASOS = join(RAIZ, "tests", "js", "casos.py");
+// A única lista dos arquivos Python do navegador e da biblioteca padrão enxuta (pos_build.py).
+const MANIFESTO = JSON.parse(execFileSync(PYTHON, [POS_BUILD, "--manifesto"], { encoding: "utf8" }));
+const LAB = MANIFESTO.lab;
+const INDEX = join(RAIZ, "node_modules", "pyodide") + "/";
 
 let cpython;
 let pyodide;
 let py;
+let enxuta; // os mesmos casos contra o zip enxuto que vai para o site
+let modulosUsados;
 
 function rodaCPython() {
   const codigo = `import sys; sys.path[:0] = [${JSON.stringify(join(RAIZ, "lab"))}, ${JSON.stringify(dirname(CASOS))}]\n` +
@@ -26,15 +33,31 @@ function rodaCPython() {
   return JSON.parse(execFileSync(PYTHON, ["-c", codigo], { encoding: "utf8", maxBuffer: 64 << 20 }));
 }
 
+async function pyodideCom(opcoes) {
+  const p = await loadPyodide({ indexURL: INDEX, stdout: () => {}, stderr: () => {}, ...opcoes });
+  p.FS.mkdirTree("/lab");
+  for (const nome of LAB) p.FS.writeFile(`/lab/${nome}`, readFileSync(join(RAIZ, "lab", nome), "utf8"));
+  p.FS.writeFile("/lab/casos.py", readFileSync(CASOS, "utf8"));
+  p.runPython("import sys; sys.path.insert(0, '/lab')");
+  return p;
+}
+
 before(async () => {
   assert.ok(existsSync(PYTHON), `falta ${PYTHON}: rode \`make setup\``);
   cpython = rodaCPython();
-  py = await loadPyodide({ indexURL: join(RAIZ, "node_modules", "pyodide") + "/", stdout: () => {}, stderr: () => {} });
-  py.FS.mkdirTree("/lab");
-  for (const nome of LAB) py.FS.writeFile(`/lab/${nome}`, readFileSync(join(RAIZ, "lab", nome), "utf8"));
-  py.FS.writeFile("/lab/casos.py", readFileSync(CASOS, "utf8"));
-  py.runPython("import sys; sys.path.insert(0, '/lab')");
+  py = await pyodideCom({});
   pyodide = JSON.parse(py.runPython("import casos; casos.casos()"));
+  // Os arquivos da biblioteca padrão que os casos (todos os widgets) de fato importaram.
+  modulosUsados = py.runPython(`
+import sys
+_z = "/lib/python%d%d.zip/" % sys.version_info[:2]
+sorted({m.__file__[len(_z):] for m in list(sys.modules.values())
+        if (getattr(m, "__file__", None) or "").startswith(_z)})`).toJs();
+  const pasta = mkdtempSync(join(tmpdir(), "stdlib-"));
+  const zip = join(pasta, "python_stdlib.zip");
+  execFileSync(PYTHON, [POS_BUILD, "--stdlib", zip]);
+  const p2 = await pyodideCom({ stdLibURL: zip, lockFileContents: { info: py.lockfile.info, packages: {} } });
+  enxuta = JSON.parse(p2.runPython("import casos; casos.casos()"));
 });
 
 // Floats: a libm do Pyodide (musl) pode diferir da do CPython no último bit; texto: igual.
@@ -97,4 +120,16 @@ test("os erros de entrada viram mensagens em português, nunca exceções", () =
   assert.ok(erros.includes(cpython["valida_p0"].msg));
   assert.ok(erros.includes(cpython["valida_k13"].msg));
   assert.ok(erros.includes(cpython["tokenizar[o cachorro]"].msg));
+});
+
+test("a biblioteca padrão enxuta tem tudo o que os widgets importam (STDLIB_WIDGETS.txt)", () => {
+  const lista = new Set(MANIFESTO.stdlib);
+  const faltam = modulosUsados.filter((f) => !lista.has(f));
+  assert.deepEqual(faltam, [], `acrescente a book/_ext/STDLIB_WIDGETS.txt: ${faltam.join(", ")}`);
+});
+
+test("com a biblioteca padrão enxuta, os widgets respondem o mesmo (todos os casos)", () => {
+  const difs = [];
+  compara(enxuta, cpython, "enxuta", difs);
+  assert.deepEqual(difs, []);
 });

@@ -12,13 +12,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "lab"))
 
 import brinquedo as b  # noqa: E402
 import widgets_api as w  # noqa: E402
+import widgets_geracao as wg  # noqa: E402
 
 
 def fatos():
     z = b.modelo(b.IDS_PROMPT)["z"][-1]
-    curso = w.PRESETS_PROXIMO["padrao"]
+    curso = wg.PRESETS_PROXIMO["padrao"]
     T, top_p, u = (float(curso[k].replace(",", ".")) for k in ("T", "top_p", "u"))
-    u08 = float(w.PRESETS_PROXIMO["u08"]["u"].replace(",", "."))
+    u08 = float(wg.PRESETS_PROXIMO["u08"]["u"].replace(",", "."))
     guloso = b.gerar(b.IDS_PROMPT, T=1.0, max_novos=b.n_ctx)
     seq = guloso[-1]["entrada"] + [guloso[-1]["token"]]
     return {

@@ -1,5 +1,5 @@
 // Um servidor estático mínimo para o site construído, só em 127.0.0.1 (testes e benchmark).
-// Tipos certos para .wasm e .mjs; `tipos` troca um tipo de propósito (o teste do .wasm errado).
+// Tipos certos para .wasm e .mjs; `tipos` troca um tipo de propósito (o teste do tipo errado).
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
@@ -10,15 +10,24 @@ export { launch };
 const TIPOS = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
   ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".zip": "application/zip",
-  ".py": "text/x-python; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png", ".woff2": "font/woff2",
-  ".woff": "font/woff", ".ttf": "font/ttf", ".ico": "image/x-icon", ".txt": "text/plain; charset=utf-8",
-  ".map": "application/json", ".inv": "application/octet-stream",
+  ".gz": "application/gzip", ".py": "text/x-python; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
+  ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf", ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8", ".map": "application/json", ".inv": "application/octet-stream",
 };
 
-// tipos: troca o tipo de uma extensão; pendurar: extensões cujo GET nunca responde
-// (o teste do carregamento que trava). Cache de 10 min, como no GitHub Pages.
-export async function servir(raiz, { tipos = {}, pendurar = [] } = {}) {
+const dorme = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// tipos: troca o tipo de uma extensão; pendurar: extensões (".wasm") ou expressões regulares
+// do caminho cujo GET manda os cabeçalhos e depois nunca mais nada (a rede que para);
+// taxa: bytes por segundo divididos entre todas as conexões (um celular numa rede lenta).
+// Cache de 10 min, como no GitHub Pages. `contar` soma os bytes de corpo enviados.
+export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0 } = {}) {
   const base = resolve(raiz);
+  // bytes: total; pedidos: caminhos; porCaminho: bytes por caminho; lista: um registro por pedido.
+  const enviados = { bytes: 0, pedidos: [], porCaminho: {}, lista: [] };
+  let livreEm = 0; // quando o "fio" compartilhado fica livre de novo (ms, relógio do processo)
+  const pendura = (caminho, ext) => pendurar.some((p) => (p instanceof RegExp ? p.test(caminho) : p === ext));
+  const abertos = new Set();
   const servidor = createServer(async (req, res) => {
     try {
       const caminho = decodeURIComponent(new URL(req.url, "http://x").pathname);
@@ -27,16 +36,47 @@ export async function servir(raiz, { tipos = {}, pendurar = [] } = {}) {
       if ((await stat(arquivo)).isDirectory()) arquivo = join(arquivo, "index.html");
       const corpo = await readFile(arquivo);
       const ext = extname(arquivo);
-      if (req.method !== "HEAD" && pendurar.includes(ext)) return; // nunca responde
       res.writeHead(200, { "content-type": tipos[ext] || TIPOS[ext] || "application/octet-stream",
         "content-length": corpo.length, "cache-control": "max-age=600" });
-      res.end(req.method === "HEAD" ? undefined : corpo);
+      if (req.method === "HEAD") return res.end();
+      enviados.pedidos.push(caminho);
+      if (pendura(caminho, ext)) { res.flushHeaders(); return; } // cabeçalhos e depois silêncio
+      const registro = { caminho, inicio: performance.now(), bytes: 0 };
+      enviados.lista.push(registro);
+      const conta = (n) => {
+        registro.bytes += n;
+        enviados.bytes += n;
+        enviados.porCaminho[caminho] = (enviados.porCaminho[caminho] || 0) + n;
+      };
+      if (!taxa) { conta(corpo.length); return res.end(corpo); }
+      const PEDACO = 16 * 1024;
+      for (let i = 0; i < corpo.length && !res.destroyed; i += PEDACO) {
+        const n = Math.min(PEDACO, corpo.length - i);
+        const agora = performance.now();
+        const inicio = Math.max(agora, livreEm);
+        livreEm = inicio + (n / taxa) * 1000;
+        await dorme(livreEm - agora);
+        if (res.destroyed) break;
+        res.write(corpo.subarray(i, i + n));
+        conta(n);
+      }
+      res.end();
     } catch {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("não encontrado");
+      if (!res.headersSent) {
+        res.writeHead(404, { "content-type": "text/plain" });
+        res.end("não encontrado");
+      }
     }
   });
+  servidor.on("connection", (s) => { abertos.add(s); s.on("close", () => abertos.delete(s)); });
   await new Promise((ok) => servidor.listen(0, "127.0.0.1", ok));
   const url = `http://127.0.0.1:${servidor.address().port}/`;
-  return { url, fechar: () => new Promise((ok) => { servidor.closeAllConnections(); servidor.close(ok); }) };
+  return {
+    url, enviados,
+    fechar: () => new Promise((ok) => {
+      for (const s of abertos) s.destroy();
+      servidor.closeAllConnections();
+      servidor.close(ok);
+    }),
+  };
 }

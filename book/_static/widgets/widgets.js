@@ -8,14 +8,21 @@
 // Script clássico (não módulo) de propósito: aberta como arquivo (file://), a
 // página não roda módulos, mas roda este aviso.
 //
+// Quando carregar: ao aparecer na tela (ou no primeiro uso); se o runtime já está no
+// cache do navegador (o leitor já viu outra página com widget), logo que a página fica
+// ociosa, porque aí não custa rede. A carga mostra o progresso e só desiste quando a
+// rede para (nenhum byte em `paradoMs`) ou quando o Python, já baixado, não inicia
+// em `limiteMs`.
+//
 // Configuração opcional (testes e benchmark), antes de carregar a página:
-//   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", limiteMs: 30000 }
+//   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", paradoMs: 20000, limiteMs: 60000, ocioso: true }
 (() => {
 "use strict";
 const AQUI = document.currentScript ? document.currentScript.src : location.href;
-const CFG = Object.assign({ modo: "visivel", limiteMs: 30000, margem: "300px" }, globalThis.LIVRO_WIDGETS);
+const CFG = Object.assign({ modo: "visivel", paradoMs: 20000, limiteMs: 60000, margem: "300px", ocioso: true },
+  globalThis.LIVRO_WIDGETS);
 const widgets = [...document.querySelectorAll(".livro-widget")];
-const medidas = { inicio: null, pronto: null, respostas: [] };
+const medidas = { inicio: null, pronto: null, respostas: [], progresso: [], fases: null, bytes: null, bytecode: null };
 globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado };
 
 let worker = null;
@@ -102,7 +109,13 @@ function resposta(id, r, pyMs) {
     aplicar(w._form, r.campos || {}, item && item.campos);
     w.querySelector(".lw-saida").innerHTML = r.html;
     const desl = new Set(r.desligar || []);
-    for (const bt of w._form.querySelectorAll("button[data-acao]")) bt.disabled = desl.has(bt.dataset.acao);
+    const rotulos = r.rotulos || {};
+    for (const bt of w._form.querySelectorAll("button[data-acao]")) {
+      bt.disabled = desl.has(bt.dataset.acao);
+      // Um botão desligado diz por quê (o texto vem do Python, já escapado).
+      if (bt.dataset.rotulo === undefined) bt.dataset.rotulo = bt.innerHTML;
+      bt.innerHTML = bt.disabled && rotulos[bt.dataset.acao] ? rotulos[bt.dataset.acao] : bt.dataset.rotulo;
+    }
   }
   if (item && item.t0 !== null) {
     // ms: do evento ao HTML novo no lugar; msQuadro: até o próximo quadro da tela.
@@ -125,21 +138,27 @@ function falhar(texto) {
   }
 }
 
+const MIB = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const PCT = new Intl.NumberFormat("pt-BR", { style: "percent", maximumFractionDigits: 0 });
+
+function mostrarProgresso(p) {
+  medidas.progresso.push({ t: performance.now(), rede: p.rede, cache: p.cache, total: p.total });
+  const feito = p.rede + p.cache;
+  if (!p.total) return;
+  if (p.cache >= p.total) { todos("Carregando Python (do cache do navegador)…", "carregando"); return; }
+  todos(`Carregando Python: ${MIB.format(feito / 1048576)} de ${MIB.format(p.total / 1048576)} MiB ` +
+    `(${PCT.format(feito / p.total)}).` + (p.cache ? " Parte já estava guardada no navegador." : ""), "carregando");
+}
+
 function iniciar() {
   if (estado !== "parado") return;
   estado = "carregando";
   medidas.inicio = performance.now();
   todos("Carregando Python…", "carregando");
-  const limite = setTimeout(() => {
-    if (estado === "carregando") {
-      falhar(`O Python não carregou em ${Math.round(CFG.limiteMs / 1000)} s. Causa comum: o servidor ` +
-        "manda o .wasm sem o tipo application/wasm, ou a rede está lenta. Recarregue a página para tentar de novo.");
-    }
-  }, CFG.limiteMs);
+  let limite = null;
   try {
     worker = new Worker(new URL("worker.mjs", AQUI), { type: "module" });
   } catch (e) {
-    clearTimeout(limite);
     falhar(`Este navegador não abriu o worker do Python (${e.message}).`);
     return;
   }
@@ -148,23 +167,39 @@ function iniciar() {
     falhar(`O worker do Python falhou (${ev.message || "erro ao carregar o script"}).`);
   };
   worker.onmessage = ({ data }) => {
-    if (data.tipo === "pronto") {
+    if (data.tipo === "progresso") {
+      if (estado === "carregando") mostrarProgresso(data);
+    } else if (data.tipo === "fase") {
+      // Tudo baixado: agora é compilar e iniciar o Python, sem rede. Um limite só para isso.
+      todos("Iniciando o Python…", "carregando");
+      limite = setTimeout(() => {
+        if (estado === "carregando") {
+          falhar(`O Python foi baixado, mas não iniciou em ${Math.round(CFG.limiteMs / 1000)} s. ` +
+            "Recarregue a página para tentar de novo.");
+        }
+      }, CFG.limiteMs);
+    } else if (data.tipo === "pronto") {
       clearTimeout(limite);
       estado = "pronto";
       medidas.pronto = performance.now();
+      medidas.fases = data.fases;
+      medidas.bytes = data.bytes;
+      medidas.usouBytecode = data.bytecode;
       todos(`Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
         // Se o leitor mexeu antes do Python chegar, a fila já tem o pedido.
         if (!w._fila.length) w._fila.push({ acao: null, t0: null });
         bombear(w);
       }
-    } else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
+    } else if (data.tipo === "bytecode") medidas.bytecode = data;
+    else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
     else if (data.tipo === "falhou") {
       clearTimeout(limite);
       falhar(data.mensagem);
     }
   };
-  worker.postMessage({ tipo: "iniciar", widgets: [...new Set(widgets.map((w) => w.dataset.widget))] });
+  worker.postMessage({ tipo: "iniciar", paradoMs: CFG.paradoMs,
+    widgets: [...new Set(widgets.map((w) => w.dataset.widget))] });
 }
 
 function preparar(w) {
@@ -209,6 +244,14 @@ if (location.protocol === "file:") {
       }
     }, { rootMargin: CFG.margem });
     widgets.forEach((w) => obs.observe(w));
+  }
+  // Runtime já guardado por outra página: começa assim que a página sossega (sem custo de rede).
+  if (CFG.modo === "visivel" && CFG.ocioso && globalThis.caches) {
+    caches.has("livro-runtime").then((tem) => {
+      if (!tem) return;
+      const cedo = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));
+      cedo(() => iniciar(), { timeout: 1000 });
+    }).catch(() => {});
   }
 }
 })();
