@@ -9,6 +9,7 @@ from formato import (
     abreviado,
     casas_min,
     cientifico,
+    contagem,
     inteiro,
     num,
     pct,
@@ -59,13 +60,14 @@ def _config_padrao():
 def _config_form(c):
     base = _cfg_base()
     return (_linha(
-        _campo_lista("norma_pos", "Posição da norma",
-                     [("pos", "depois da soma (pós-LN)"), ("pre", "antes da subcamada (pré-LN)")], c["norma_pos"]),
+        _campo_lista("norma_pos", "Onde fica a norma",
+                     [("pos", "no fluxo, após cada soma (pós-LN)"), ("pre", "no ramo, antes de cada subcamada (pré-LN)")],
+                     c["norma_pos"]),
         _campo_lista("norma", "Normalizador", [("layernorm", "LayerNorm"), ("rmsnorm", "RMSNorm")], c["norma"]),
-        _campo_lista("mlp", "MLP", [("relu", "ReLU, 2 matrizes"), ("gelu", "GELU, 2 matrizes"),
-                                    ("swiglu", "SwiGLU, 3 matrizes")], c["mlp"]),
+        _campo_lista("mlp", "MLP", [("relu", "ReLU (W1 e W2)"), ("gelu", "GELU (W1 e W2)"),
+                                    ("swiglu", "SwiGLU (W1, W3 e W2)")], c["mlp"]),
         _campo_lista("atencao", "Atenção",
-                     [("mha", "MHA"), ("gqa", f"GQA ({base['n_kv']} cabeças de K/V para {base['n_cabecas']} de Q)")],
+                     [("mha", "MHA"), ("gqa", f"GQA ({base['n_cabecas']} cabeças de consulta dividem {base['n_kv']} pares K/V)")],
                      c["atencao"]),
         _campo_lista("posicao", "Posição", [("senoidal", "senoidal, na entrada"), ("aprendida", "aprendida, na entrada"),
                                             ("rope", "RoPE, em Q e K")], c["posicao"]),
@@ -112,7 +114,7 @@ def _config_bloco(c, acao, inst):
                  f"<strong>{inteiro(p['total'])}</strong> parâmetros; o MLP fica com {pct(p['frac_mlp'])} "
                  f"e a atenção com {pct(p['frac_atencao'])}."),
            _nota(f"Posição: {posicao}."),
-           _nota(f"Cache de KV por token ({inteiro(base['n_camadas'])} camadas, {inteiro(8 * BYTES_KV)} bits "
+           _nota(f"Cache de KV por token ({contagem(base['n_camadas'], 'bloco')}, {inteiro(8 * BYTES_KV)} bits "
                  "por número): "
                  f"{inteiro(kv // 1024)} KiB" + (f", {inteiro(kv_mha // kv)}× menor que com MHA" if kv < kv_mha
                                                  else "") + ".")]
@@ -155,7 +157,7 @@ def _grafico(pontos, marcas, xmin, xmax):
 
     linha = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pontos)
     out = [f'<svg class="lw-grafico" viewBox="0 0 {L} {A_}" role="img" '
-           f'aria-label="perda prevista contra o número de parâmetros, com o compute fixo">',
+           f'aria-label="perda prevista contra o número de parâmetros, com a computação fixa">',
            f'<polyline points="{linha}" class="lw-curva"/>',
            f'<line x1="{M}" y1="{A_ - 20}" x2="{L - 8}" y2="{A_ - 20}" class="lw-eixo"/>']
     for e in range(math.ceil(xmin), math.floor(xmax) + 1):
@@ -179,7 +181,7 @@ def _por_parametro(r):
 
 def _compute(c, acao, inst):
     c = dict(c)
-    logC = ler_num(c.get("logC"), "o compute")
+    logC = ler_num(c.get("logC"), "a computação")
     logN = ler_num(c.get("logN"), "os parâmetros")
     logS = ler_num(c.get("logS"), "os tokens a servir")
     if not (15 <= logC <= 30 and 6 <= logN <= 14 and 6 <= logS <= 18):

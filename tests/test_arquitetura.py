@@ -113,7 +113,7 @@ def test_cache_kv_4x_menor():
 
 
 def test_cache_kv_por_token():
-    # 2 (K e V) · 32 camadas · 8 cabeças · 128 números · 2 bytes
+    # 2 (K e V) · 32 blocos · 8 cabeças · 128 números · 2 bytes
     assert arq.cache_kv_bytes(32, 8, 128) == 131_072
 
 

@@ -18,7 +18,7 @@ from razao_texto import FIGURA  # noqa: E402
 
 
 def _funcao_do_widget(nome: str) -> str:
-    """'lab/widgets_api.py:LINHA, função F' que calcula um widget (ou "")."""
+    """'lab/widgets_MODULO.py:LINHA, função F' que calcula um widget (ou "")."""
     try:
         import inspect
 
@@ -27,9 +27,9 @@ def _funcao_do_widget(nome: str) -> str:
             sys.path.insert(0, lab)
         import widgets_api
 
-        f = widgets_api.WIDGETS[nome][3]
+        f = widgets_api._funcoes(nome)[2]
         _, linha = inspect.getsourcelines(f)
-        return f"lab/widgets_api.py:{linha}, função {f.__name__}"
+        return f"lab/{Path(inspect.getsourcefile(f)).name}:{linha}, função {f.__name__}"
     except Exception:
         return ""
 

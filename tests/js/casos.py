@@ -11,7 +11,6 @@ import arquitetura as arq
 import brinquedo as b
 import formato as f
 import widgets_api as w
-import widgets_geracao as wg
 import widgets_passos as wp
 
 
