@@ -43,8 +43,13 @@ def _funcoes(nome):
 
 
 def _curta(msg):
-    """Uma mensagem que cita a entrada do leitor não repete 5.000 caracteres dela."""
-    return re.sub(r'(["«])([^"»]{40})[^"»]{2,}(["»])', r"\1\2…\3", msg)
+    """Uma mensagem que cita a entrada do leitor não repete 5.000 caracteres dela: cada trecho
+    entre aspas ("…" ou «…») fica com 40 caracteres no máximo. As aspas se casam da esquerda
+    para a direita, então "a", "b" são dois trechos, nunca um só."""
+    def encurta(t):
+        return t[:40] + "…" if len(t) > 41 else t
+    msg = re.sub(r'"([^"]*)"', lambda m: '"' + encurta(m.group(1)) + '"', msg)
+    return re.sub(r"«([^»]*)»", lambda m: "«" + encurta(m.group(1)) + "»", msg)
 
 
 def responder(pedido):
