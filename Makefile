@@ -53,7 +53,7 @@ serve:
 test: book chromium
 	$(PY) -m ruff check .
 	$(PY) book/_ext/razao.py gerar _build
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest tests
 	node --test tests/js/
 	node --test tests/navegador/
 	@echo "Todos os testes passaram."
