@@ -129,6 +129,6 @@ def medidas(secao, r):
                 "s8.era_uma_vez_top_p": c["era_uma_vez"]["top_p"],
                 "s8.presidente": c["presidente"]["topo"], "s8.presidente_p": c["presidente"]["p_topo"],
                 "s8.presidente_top_p": c["presidente"]["top_p"],
-                "s8.guloso": r["guloso"].strip()}
+                "s8.guloso": r["guloso"].strip(), "s8.amostra_T1": r["amostra_T1"].strip()}
     return {}
 

@@ -114,10 +114,12 @@ def temperatura_e_cache(modelo, tok, prompt=PROMPT, temperaturas=(0.2, 0.5, 0.8,
                        "topo": int(pt.argmax())})
     com, passos_com = gera(modelo, ids, n, guloso=True, cache=True)
     sem, passos_sem = gera(modelo, ids, n, guloso=True, cache=False)
+    amostra, _ = gera(modelo, ids, 8, T=1.0, semente=0)                  # T = 1, sem filtro
     return {
         "topo": tok.decode([topo]),
         "tabela": tabela,
         "guloso": tok.decode(com),
+        "amostra_T1": tok.decode(amostra),
         "cache_igual": com == sem,
         "dif_cache": float((passos_com - passos_sem).abs().max()),
         "top_k2": int(torch.isfinite(filtra_top_k(logits, 2)).sum()),

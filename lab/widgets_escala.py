@@ -69,8 +69,8 @@ def _config_form(c):
         _campo_lista("atencao", "Atenção",
                      [("mha", "MHA"), ("gqa", f"GQA ({base['n_cabecas']} cabeças de consulta dividem {base['n_kv']} pares K/V)")],
                      c["atencao"]),
-        _campo_lista("posicao", "Posição", [("senoidal", "senoidal, na entrada"), ("aprendida", "aprendida, na entrada"),
-                                            ("rope", "RoPE, em Q e K")], c["posicao"]),
+        _campo_lista("posicao", "Posição", [("senoidal", "senoidal (somada a X)"), ("aprendida", "tabela P (somada a X)"),
+                                            ("rope", "RoPE (gira Q e K)")], c["posicao"]),
         _campo_marca("vieses", "vieses", _ligado(c["vieses"])))
         + _linha(_botao("2017 (o artigo)", "preset:2017"), _botao("2019 (GPT-2)", "preset:2019"),
                  _botao("Padrão de hoje", "preset:2026"), classe="lw-controles lw-casos"))
