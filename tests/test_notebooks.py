@@ -18,6 +18,8 @@ from nbclient import NotebookClient
 
 from conftest import BUILD, RAIZ as RAIZ_REPO
 
+pytestmark = pytest.mark.build  # os notebooks saem do build
+
 PASTA = BUILD / "html" / "_notebooks"
 EXECUTADAS = BUILD / "jupyter_execute"
 # os notebooks das páginas (em _notebooks/lab/ fica o notebook do laboratório do GPT-2, que

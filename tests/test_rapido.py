@@ -15,6 +15,7 @@ import razao_pagina
 
 from conftest import RAIZ
 
+pytestmark = pytest.mark.lento  # roda o código de todas as páginas; o make check já roda a trava rápida
 
 @pytest.fixture(scope="module")
 def rapida():
