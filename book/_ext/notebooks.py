@@ -33,7 +33,7 @@ import json
 import re
 from pathlib import Path
 
-from notebooks_md import Colados, Conversor, ErroNotebook  # noqa: F401  (ErroNotebook: quem importa daqui)
+from notebooks_md import Colados, Conversor, ErroNotebook
 
 PASTA = "_notebooks"
 RAMO_PUBLICADO = "gh-pages"

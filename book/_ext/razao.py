@@ -59,7 +59,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula  # noqa: E402
-from razao_texto import CLASSE_WIDGET, FIGURA, floats_curtos, texto, valor_glue, valor_saida, widgets_no_html  # noqa: E402,F401
+from razao_texto import CLASSE_WIDGET, floats_curtos, texto, valor_glue, valor_saida, widgets_no_html  # noqa: E402
 
 RAIZ = Path(__file__).resolve().parents[2]
 LOCK = RAIZ / "book" / "numeros.lock.json"
