@@ -50,18 +50,23 @@ serve:
 	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory $(HTML)
 
 ## Todos os testes: o build acima e depois pytest, Pyodide (node) e navegador.
+## A razão do build é comparada com o lock (no pytest); a trava rápida roda as páginas de novo
+## com 1 e com 2 threads no BLAS e no torch: nenhum número impresso pode depender disso.
 test: book chromium
 	$(PY) -m ruff check .
+	cd lab && ../$(PY) -m doctest formato.py
 	$(PY) book/_ext/razao.py gerar _build
 	$(PY) -m pytest tests
+	$(PY) book/_ext/rapido.py --fios 1 --fios 2
 	node --test tests/js/
 	node --test tests/navegador/
 	@echo "Todos os testes passaram."
 
-## Aceita, de propósito, os números novos (reescreve book/numeros.lock.json).
-lock:
-	$(PY) book/_ext/razao.py gerar _build
-	$(PY) book/_ext/razao.py aceitar _build
+## Aceita, de propósito, os números novos (reescreve book/numeros.lock.json). Os números vêm das
+## fontes de agora (a trava rápida roda o código de cada página), nunca de um _build velho;
+## o pytest confere que essa razão é a mesma do build.
+lock: .venv/.pronto
+	$(PY) book/_ext/rapido.py --aceitar
 
 bench: setup
 	$(PY) dev/bench_build.py

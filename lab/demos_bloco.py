@@ -66,6 +66,11 @@ def matriz_da_posicao_1(pilha):
     return M
 
 
+# Limite para "igual a menos do arredondamento": o resíduo de verdade (perto de 10⁻¹⁶) muda com
+# a CPU e o caminho do BLAS, então o livro imprime este limite, nunca o resíduo.
+TOL_ARREDONDAMENTO = 1e-12
+
+
 def demo_atencao_sem_mlp(n=5, d=4, camadas=3, semente=5):
     """Os números da seção 1 da página."""
     pilha = pilha_de_atencao(d, camadas, semente=semente)

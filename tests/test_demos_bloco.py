@@ -102,3 +102,39 @@ def test_gradiente_confere_com_diferencas_finitas():
         grad = np.array([(f(x0 + 1e-6 * e) - f(x0 - 1e-6 * e)) / 2e-6 for e in np.eye(d)])
         assert db.gradiente_na_entrada(L, residual, d=d, semente=0) == pytest.approx(
             float(np.linalg.norm(grad)), rel=1e-5)
+
+
+# --- números do numpy que a página imprime: longe do ponto de arredondamento -----------------
+# O numpy (BLAS) pode somar noutra ordem em outra CPU; o último bit muda. Um número impresso
+# com 3 casas só muda se estiver a ~10⁻¹⁵ de um "…5" na 4ª casa. Este teste exige folga de
+# 10⁻⁹: assim a página imprime o mesmo em qualquer máquina IEEE.
+FOLGA = 1e-9
+
+
+def _margem(x, casas=3):
+    """Distância de x ao ponto mais próximo onde o arredondamento com `casas` casas vira."""
+    passo = 10.0 ** -casas
+    return abs((float(x) / passo) % 1.0 - 0.5) * passo
+
+
+def _valores_impressos_pela_pagina():
+    demo = db.demo_atencao_sem_mlp()
+    pilha = db.pilha_de_atencao(demo["d"], demo["camadas"])
+    x = np.random.default_rng(105).normal(size=(demo["n"], demo["d"]))
+    y, y2 = db.roda_pilha(x, pilha), db.roda_pilha(2 * x, pilha)
+    vals = {"pilha_x1": demo["x1"], "pilha_y1": demo["y1"], "dobro_y5": 2 * y[-1], "y_dobro5": y2[-1],
+            "y_neg1": db.roda_pilha(-x, pilha)[0], "pesos_c1": demo["pesos_ultima"][0]}
+    for linha in db.tabela_gradientes((1, 5, 10, 20, 40), range(5), d=64):
+        vals[f"grad_sem_{linha['L']}"] = [linha["sem"]]
+        vals[f"grad_com_{linha['L']}"] = [linha["com"]]
+    return vals
+
+
+def test_numeros_do_numpy_tem_folga_de_arredondamento():
+    apertados = [f"{k}: {v!r}" for k, vs in _valores_impressos_pela_pagina().items()
+                 for v in np.ravel(vs) if _margem(v) < FOLGA]
+    assert apertados == []
+
+
+def test_margem_acha_o_ponto_de_virada():
+    assert _margem(0.1235) < 1e-12 and _margem(0.1234) > 9e-5 and _margem(0.123) > 4.9e-4

@@ -70,3 +70,32 @@ def test_pagina_que_quebra_vira_diferenca(tmp_path):
     linhas = rapido.comparar(res)
     assert linhas[0].startswith("! book/saida: a página não rodou:")
     assert "brinquedo quebrado de propósito" in linhas[0]
+
+
+def test_make_lock_grava_os_numeros_das_fontes_de_agora(tmp_path):
+    """`make lock` (rapido.py --aceitar) calcula a razão das fontes atuais: uma mudança em lab/
+    aparece no lock na hora, sem depender de um _build velho."""
+    lock = tmp_path / "lock.json"
+    lock.write_text((RAIZ / "book" / "numeros.lock.json").read_text(encoding="utf-8"), encoding="utf-8")
+    outro = tmp_path / "brinquedo.py"
+    fonte = (RAIZ / "lab" / "brinquedo.py").read_text(encoding="utf-8")
+    assert "EPS = 1e-5" in fonte
+    outro.write_text(fonte.replace("EPS = 1e-5", "EPS = 1e-1"), encoding="utf-8")
+    md = str(RAIZ / "book" / "saida.md")
+    assert rapido.main([md, "--brinquedo", str(outro), "--lock", str(lock), "--aceitar"]) == 0
+    novo, velho = razao.ler_lock(lock), razao.ler_lock()
+    assert novo["book/saida"] != velho["book/saida"]            # os números novos entraram
+    assert {p: v for p, v in novo.items() if p != "book/saida"} == \
+        {p: v for p, v in velho.items() if p != "book/saida"}   # as outras páginas ficaram
+    # e a trava rápida, contra o lock novo, confere com o brinquedo mudado
+    assert rapido.main([md, "--brinquedo", str(outro), "--lock", str(lock)]) == 0
+
+
+def test_aceitar_recusa_pagina_que_nao_roda(tmp_path):
+    lock = tmp_path / "lock.json"
+    lock.write_text("{}\n", encoding="utf-8")
+    ruim = tmp_path / "brinquedo.py"
+    ruim.write_text("raise RuntimeError('quebrado')\n", encoding="utf-8")
+    md = str(RAIZ / "book" / "saida.md")
+    assert rapido.main([md, "--brinquedo", str(ruim), "--lock", str(lock), "--aceitar"]) == 1
+    assert lock.read_text(encoding="utf-8") == "{}\n"

@@ -423,3 +423,53 @@ def test_print_partido_em_dois_pedacos_da_a_mesma_razao():
     a, _, _ = razao.itens_do_notebook({"cells": [inteiro]}, {})
     b, _, _ = razao.itens_do_notebook({"cells": [partido]}, {})
     assert a == b == {"celula:01.1": "x = 1\ny = 2"}
+
+
+# ---------------------------------------------------------------------------
+# Resíduos de arredondamento (o valor muda com a CPU): nunca no lock
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("valor,ruim", [
+    ("5,0 · 10⁻¹⁶", True), ("10⁻¹⁶", True), ("2,2 · 10⁻¹³", True), ("10⁻¹²", False), ("10⁻⁵", False),
+    ("4,7 · 10⁻⁴", False), ("6,7 · 10⁻⁶", False), ("5{,}0 \\cdot 10^{-16}", True), ("10^{-5}", False),
+    ("erro: 2.220446049250313e-16", True), ("1e-5", False), ("y = 3,0 · 10²³", False),
+    ("[-0,739; 1,411]", False)])
+def test_residuo_reconhecido(valor, ruim):
+    assert bool(razao.residuos(valor)) is ruim
+
+
+def _build_com_residuo(tmp_path, tags):
+    pasta = tmp_path / "_build" / "jupyter_execute" / "book"
+    pasta.mkdir(parents=True, exist_ok=True)
+    nb = {"cells": [_celula('cola("dif", cientifico(d))', tags=tags),
+                    _celula("print(erro)", [_stdout("erro máximo 3.3e-16\n")], tags=tags)],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (pasta / "pag.ipynb").write_text(json.dumps(nb))
+    glue = {"dif": {"data": {"text/plain": "'5,0 · 10⁻¹⁶'"}}}
+    (pasta / "pag.glue.json").write_text(json.dumps(glue))
+    return tmp_path / "_build"
+
+
+def test_residuo_derruba_gerar_com_pagina_chave_e_valor(tmp_path, capsys):
+    build = _build_com_residuo(tmp_path, [])
+    problemas = []
+    razao.coletar(build, problemas=problemas)
+    assert len(problemas) == 2
+    assert problemas[0].startswith("book/pag · celula:02.1: parece um resíduo de arredondamento (3.3e-16")
+    assert problemas[1].startswith("book/pag · dif: parece um resíduo de arredondamento (5,0 · 10⁻¹⁶")
+    assert razao.main(["gerar", str(build)]) == 1
+    assert "resíduo de arredondamento" in capsys.readouterr().out
+    assert not (build / razao.NOME).exists()          # nada para o `aceitar` copiar
+
+
+def test_constante_do_setup_pode_ser_minuscula(tmp_path):
+    build = _build_com_residuo(tmp_path, ["constante"])
+    problemas = []
+    r = razao.coletar(build, problemas=problemas)
+    assert problemas == []
+    assert r["book/pag"]["dif"] == "5,0 · 10⁻¹⁶"
+
+
+def test_lock_nao_tem_residuo():
+    ruins = [f"{p} · {k}: {razao.residuos(v)}" for p, itens in razao.ler_lock().items()
+             for k, v in itens.items() if razao.residuos(v)]
+    assert ruins == []

@@ -73,6 +73,12 @@ def _executa_pagina(md: Path, brinquedo: str | None) -> dict:
         sys.modules["brinquedo"] = mod
         spec.loader.exec_module(mod)
 
+    fios = os.environ.get("LIVRO_FIOS")
+    if fios and any(w in md.read_text(encoding="utf-8") for w in ("torch", "transformers", "gpt2", "_hf")):
+        import torch                        # o torch lê OMP_NUM_THREADS, mas fixe também aqui
+
+        torch.set_num_threads(int(fios))
+
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.interactiveshell import InteractiveShell
@@ -184,8 +190,9 @@ def _executa_pagina(md: Path, brinquedo: str | None) -> dict:
     except Exception:
         erro = erro or "widgets: " + traceback.format_exc(limit=2).strip().splitlines()[-1]
     nb_dict = json.loads(json.dumps(nb, default=str))
+    usa = sorted(m for m in ("numpy", "torch") if m in sys.modules)
     return {"nb": nb_dict, "glue": json.loads(json.dumps(glue, default=str)), "widgets": widgets,
-            "origens": origens, "erro": erro}
+            "origens": origens, "erro": erro, "usa": usa}
 
 
 def _filho(md: str, brinquedo: str | None, saida: str):
@@ -199,14 +206,23 @@ def _filho(md: str, brinquedo: str | None, saida: str):
 # ---------------------------------------------------------------------------
 # O processo principal: uma página por processo, em paralelo
 # ---------------------------------------------------------------------------
-def executar(mds, brinquedo=None, trabalhadores=None, pasta_tmp=None) -> dict:
-    """[md] -> {página: resultado de _executa_pagina} (cada página num processo novo)."""
+# As variáveis que fixam quantas threads o BLAS (OpenBLAS, MKL) e o torch usam. (OPENBLAS_CORETYPE
+# e OPENBLAS_L2_SIZE ficam como a máquina os definiu: algumas CPUs precisam deles.)
+FIOS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def executar(mds, brinquedo=None, trabalhadores=None, pasta_tmp=None, fios=None) -> dict:
+    """[md] -> {página: resultado de _executa_pagina} (cada página num processo novo).
+
+    fios: quantas threads o BLAS e o torch usam (None: o padrão da máquina)."""
     import tempfile
 
     mds = [Path(m).resolve() for m in mds]
     trabalhadores = trabalhadores or max(1, min(len(mds), os.cpu_count() or 1))
     tmp = Path(pasta_tmp or tempfile.mkdtemp(prefix="rapido-"))
     env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0", PYDEVD_DISABLE_FILE_VALIDATION="1")
+    if fios:
+        env.update({v: str(fios) for v in FIOS_ENV}, LIVRO_FIOS=str(fios))
 
     def roda(md):
         pagina = md.with_suffix("").relative_to(RAIZ).as_posix()
@@ -236,6 +252,8 @@ def razao_rapida(resultados: dict) -> tuple[dict, list]:
         if "nb" in res:
             itens, _, probs = razao.itens_do_notebook(res["nb"], res.get("glue", {}))
             problemas += [f"{pagina} · {p}" for p in probs]
+        for chave, v in res.get("widgets", {}).items():
+            problemas += [f"{pagina} · {p}" for p in razao._problemas_de_residuo(chave, v)]
         itens.update(res.get("widgets", {}))
         if itens:
             r[pagina] = dict(sorted(itens.items()))
@@ -256,21 +274,61 @@ def main(argv=None):
     ap.add_argument("--lock", default=str(razao.LOCK))
     ap.add_argument("--json", help="grava a razão rápida neste arquivo")
     ap.add_argument("-j", type=int, default=None, help="processos em paralelo (padrão: os núcleos)")
+    ap.add_argument("--fios", type=int, action="append",
+                    help="threads do BLAS e do torch; repetido (--fios 1 --fios 2), roda uma vez com cada "
+                         "e exige a mesma razão em todas")
+    ap.add_argument("--aceitar", action="store_true",
+                    help="grava a razão rápida (das fontes de agora) no lock: o `make lock`")
     a = ap.parse_args(argv)
     mds = [Path(p) for p in a.paginas] or paginas()
+    brinq = a.brinquedo and str(Path(a.brinquedo).resolve())
     t0 = time.time()
-    res = executar(mds, a.brinquedo and str(Path(a.brinquedo).resolve()), a.j)
-    if a.json:
-        Path(a.json).write_text(razao.serializa(razao_rapida(res)[0]), encoding="utf-8")
-    linhas = comparar(res, Path(a.lock))
-    dt = time.time() - t0
-    if not linhas:
-        print(f"Razão rápida confere com o lock ({len(res)} páginas, {dt:.0f} s).")
-        return 0
-    print(f"{len(linhas)} diferenças em relação ao lock ({len(res)} páginas, {dt:.0f} s):")
-    for ln in linhas:
+    if a.aceitar:
+        return aceitar(executar(mds, brinq, a.j), Path(a.lock), parcial=bool(a.paginas))
+    codigo = 0
+    for fios in a.fios or [None]:
+        res = executar(mds, brinq, a.j, fios=fios)
+        if a.json:
+            Path(a.json).write_text(razao.serializa(razao_rapida(res)[0]), encoding="utf-8")
+        linhas = comparar(res, Path(a.lock))
+        dt = time.time() - t0
+        como = f", {fios} thread{'s' if fios > 1 else ''} no BLAS e no torch" if fios else ""
+        if fios:
+            usam = [p for p, r in res.items() if r.get("usa")]
+            print(f"{len(usam)} páginas usam numpy ou torch: {', '.join(usam)}")
+        if not linhas:
+            print(f"Razão rápida confere com o lock ({len(res)} páginas{como}, {dt:.0f} s).")
+            continue
+        codigo = 1
+        print(f"{len(linhas)} diferenças em relação ao lock ({len(res)} páginas{como}, {dt:.0f} s):")
+        for ln in linhas:
+            print("  " + ln)
+    return codigo
+
+
+def aceitar(resultados: dict, lock: Path = razao.LOCK, parcial=False) -> int:
+    """Grava no lock a razão rápida, calculada agora das fontes (nunca de um _build velho).
+
+    Recusa (e não muda o lock) se alguma página não rodou ou algum valor não pode entrar
+    (caractere de controle, resíduo de arredondamento). parcial: só as páginas rodadas mudam."""
+    nova, problemas = razao_rapida(resultados)
+    if problemas:
+        print(f"{len(problemas)} problemas; o lock não foi mudado:")
+        for p in problemas:
+            print("  ! " + p)
+        return 1
+    velha = razao.ler_lock(lock)
+    final = dict(velha, **nova) if parcial else nova
+    if parcial:
+        for pagina in resultados:
+            if pagina not in nova:
+                final.pop(pagina, None)
+    mudou = razao.diferencas(velha, final)
+    lock.write_text(razao.serializa(dict(sorted(final.items()))), encoding="utf-8")
+    print(f"{lock} atualizado com a razão das fontes de agora ({len(mudou)} mudanças):")
+    for ln in mudou:
         print("  " + ln)
-    return 1
+    return 0
 
 
 if __name__ == "__main__":

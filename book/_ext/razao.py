@@ -43,6 +43,12 @@ A regra do que NÃO entra na razão (para a trava nunca piscar):
    tempos (`Wall time`, `CPU times`, `per loop`, `it/s`). `gerar` avisa quais pulou;
    prefira marcar a célula com `nao-travar`.
 
+Resíduos de arredondamento nunca entram: um número em notação científica abaixo de 10⁻¹²
+("5,0 · 10⁻¹⁶", "10^{-16}", "2.2e-16") é quase sempre um erro de arredondamento, cujo valor
+depende da CPU, do caminho do BLAS e do número de threads. `gerar` falha dizendo página, chave
+e valor (linhas "!"). Imprima um limite ("menos de 10⁻¹²"). Uma constante do setup (um ε, uma
+tolerância) pode ser minúscula: cole-a numa célula com a tag `constante`.
+
 Um float cru com 17 dígitos numa saída (`0.7392358889419289`) entra com 12 dígitos
 significativos: a libm de outra máquina pode mudar o último dígito.
 
@@ -66,6 +72,7 @@ LOCK = RAIZ / "book" / "numeros.lock.json"
 NOME = "numeros.json"
 PAGINA_RAZAO = "book/numeros"
 TAG_FORA = "nao-travar"
+TAG_CONSTANTE = "constante"
 TAGS_INVISIVEIS = {"remove-cell", "remove-output"}
 
 # Saídas que mudam a cada execução: nunca são números do livro.
@@ -86,6 +93,45 @@ _CONTROLE_SAIDA = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")      # a saída p
 # ... e um "\n" de LaTeX perdido: "\neq" numa string sem r"" vira quebra de linha + "eq".
 _LATEX_PERDIDO = re.compile(r"\n(?:eq|abla|eg|ewline|onumber|olimits|otin|leq|geq|mid|parallel|subseteq)"
                             r"(?![a-zA-Z])")
+
+
+# Números em notação científica: "5,0 · 10⁻¹⁶", "10⁻¹⁶", "5{,}0 \\cdot 10^{-16}", "2.2e-16".
+_SOBRE = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_CIENT = re.compile(
+    r"(?:(?P<m1>\d+(?:[.,]\d+)?)\s*[·×]\s*)?10(?P<e1>⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
+    r"|(?:(?P<m2>\d+(?:\{,\}\d+|[.,]\d+)?)\s*\\(?:cdot|times)\s*)?10\^\{?(?P<e2>-\d+)\}?"
+    r"|(?<![\w.])(?P<m3>\d+(?:\.\d+)?)[eE](?P<e3>-\d+)\b")
+LIMITE_RESIDUO = 1e-12
+
+
+def residuos(valor: str) -> list[str]:
+    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de
+    arredondamento), como aparecem no texto.
+
+    >>> residuos("difere em 5,0 · 10⁻¹⁶ e ε = 10⁻⁵")
+    ['5,0 · 10⁻¹⁶']
+    >>> residuos("erro 2.220446049250313e-16; tol 10^{-12}")
+    ['2.220446049250313e-16']
+    """
+    achados = []
+    for m in _CIENT.finditer(valor):
+        for i in "123":
+            if m.group("e" + i) is None:
+                continue
+            mant = (m.group("m" + i) or "1").replace("{,}", ".").replace(",", ".")
+            exp = int(m.group("e" + i).translate(_SOBRE))
+            if float(mant) * 10.0 ** exp < LIMITE_RESIDUO:
+                achados.append(m.group(0))
+    return achados
+
+
+def _problemas_de_residuo(chave: str, valor: str) -> list[str]:
+    ruins = residuos(valor)
+    if not ruins:
+        return []
+    return [f"{chave}: parece um resíduo de arredondamento ({', '.join(ruins)} em {_curto(valor, 80)}); "
+            f"o valor depende da máquina: imprima um limite, ou, se é uma constante do setup "
+            f"(ε, tolerância), cole-o numa célula com a tag `{TAG_CONSTANTE}`"]
 
 
 def _nome_controle(c: str) -> str:
@@ -133,7 +179,7 @@ def _saidas(outputs: list) -> list:
 
 def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
     """Um notebook executado (dict) e seus glue -> ({chave: valor}, [avisos], [problemas])."""
-    itens, avisos, problemas, fora = {}, [], [], []
+    itens, avisos, problemas, fora, constantes = {}, [], [], [], []
     varredor = Varredor()
     n_codigo = 0
     for cell in nb.get("cells", []):
@@ -145,6 +191,9 @@ def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
         if TAG_FORA in tags:
             fora += chaves
             continue
+        constante = TAG_CONSTANTE in tags
+        if constante:
+            constantes += chaves
         if tags & TAGS_INVISIVEIS:
             continue
         for j, out in enumerate(_saidas(cell.get("outputs", [])), 1):
@@ -158,6 +207,8 @@ def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
             ruins = controles(v, saida=True)
             if ruins:
                 problemas.append(f"{chave}: caractere de controle na saída: {', '.join(ruins)}")
+            if not constante:
+                problemas += _problemas_de_residuo(chave, v)
             itens[chave] = floats_curtos(v)
     for chave, out in glue.items():
         if any(re.fullmatch(p, chave) for p in fora):
@@ -165,6 +216,8 @@ def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
         data = out.get("data", {})
         problemas += _problemas_do_glue(chave, data)
         itens[chave] = valor_glue(data)
+        if not any(re.fullmatch(p, chave) for p in constantes):
+            problemas += _problemas_de_residuo(chave, itens[chave])
     return itens, avisos, problemas
 
 
@@ -226,7 +279,10 @@ def coletar(build: Path, verboso=False, problemas: list | None = None) -> dict:
     for pagina, arq in _paginas_html(Path(build) / "html").items():
         if pagina == PAGINA_RAZAO:
             continue
-        razao.setdefault(pagina, {}).update(widgets_no_html(arq.read_text(encoding="utf-8")))
+        ws = widgets_no_html(arq.read_text(encoding="utf-8"))
+        for chave, v in ws.items():
+            achados += [f"{pagina} · {p}" for p in _problemas_de_residuo(chave, v)]
+        razao.setdefault(pagina, {}).update(ws)
     if achados:
         if problemas is None:
             raise ErroRazao(achados)
@@ -343,7 +399,7 @@ def main(argv=None):
         return 0
     ruins = sum(ln.startswith("! ") for ln in linhas)
     if ruins:
-        print(f"{ruins} valores não podem entrar na razão (caractere de controle):")
+        print(f"{ruins} valores não podem entrar na razão (caractere de controle ou resíduo de arredondamento):")
     if len(linhas) > ruins:
         print(f"{len(linhas) - ruins} números mudaram em relação a {lock}:")
     for ln in linhas:
