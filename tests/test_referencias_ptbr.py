@@ -1,5 +1,4 @@
 """A lista de referências e as citações em português (book/_ext/referencias_ptbr.py)."""
-import os
 import re
 import sys
 from pathlib import Path
