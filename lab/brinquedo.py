@@ -318,7 +318,7 @@ K_GELU = 0.044715
 
 
 def gelu(z):
-    """gelu(z) = ½ z (1 + tanh(√(2/π) (z + 0,044715 z³))), a aproximação do GPT-2."""
+    """GELU_tanh(z) = ½ z (1 + tanh(√(2/π) (z + 0,044715 z³))): a aproximação por tanh da GELU, a do GPT-2."""
     return 0.5 * z * (1 + math.tanh(C_GELU * (z + K_GELU * z ** 3)))
 
 

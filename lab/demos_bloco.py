@@ -5,8 +5,9 @@ Cada função devolve números; a página os formata (lab/formato.py) e os cola.
 1. Atenção sem MLP: uma pilha de camadas só de atenção. Na posição 1 (o primeiro token só
    vê a si mesmo) a pilha inteira é UMA matriz; nas outras posições, não (os pesos do
    softmax dependem da entrada), mas cada saída é uma mistura convexa de imagens lineares.
-2. GELU: a exata, z·Φ(z), e a aproximação por tanh que o GPT-2 usa; o maior erro numa grade;
-   a derivada nos negativos (a ReLU tem derivada 0 ali).
+2. GELU: a exata, GELU(z) = z·Φ(z), e a aproximação por tanh que o GPT-2 usa (GELU_tanh);
+   o maior erro numa grade; a derivada: zera num só ponto e é negativa à esquerda dele (a da
+   ReLU é 0 em toda a metade negativa).
 3. Conexão residual: o tamanho do gradiente que chega à entrada de uma cadeia de L camadas,
    com e sem o caminho residual.
 """
@@ -134,6 +135,50 @@ def derivada_gelu(z):
 
 def derivada_relu(z):
     return 1.0 if z > 0 else 0.0
+
+
+# As larguras do MLP de alguns modelos abertos (d e d_ff das configurações publicadas, as
+# mesmas dos artigos citados; d_ff conta uma das duas matrizes que entram, não as duas juntas).
+LARGURAS_MLP = [
+    # (modelo, chave da referência, MLP, d, d_ff)
+    ("LLaMA 7B", "touvron2023", "SwiGLU", 4096, 11008),
+    ("Llama 2 7B", "touvron2023b", "SwiGLU", 4096, 11008),
+    ("Llama 3 8B", "grattafiori2024", "SwiGLU", 4096, 14336),
+    ("Qwen2-7B", "qwen2024", "SwiGLU", 3584, 18944),
+    ("Gemma 2 9B", "gemma2024", "GeGLU", 3584, 14336),
+]
+
+
+def larguras_mlp():
+    """Cada modelo de LARGURAS_MLP com a razão d_ff/d (8/3 ≈ 2,67 no SwiGLU original)."""
+    return [{"modelo": m, "ref": r, "mlp": t, "d": d, "d_ff": f, "razao": f / d}
+            for m, r, t, d, f in LARGURAS_MLP]
+
+
+def raiz(f, a, b, passos=200):
+    """Um zero de f entre a e b por bissecção (f(a) e f(b) com sinais opostos)."""
+    fa = f(a)
+    if fa * f(b) > 0:
+        raise ValueError("f(a) e f(b) têm o mesmo sinal: não há troca de sinal entre a e b")
+    for _ in range(passos):
+        m = (a + b) / 2
+        if fa * f(m) <= 0:
+            b = m
+        else:
+            a, fa = m, f(m)
+    return (a + b) / 2
+
+
+def derivada_gelu_marcos():
+    """Onde a derivada da GELU exata zera, onde passa de 1 e onde é máxima.
+
+    GELU'(z) = Φ(z) + zφ(z) zera num só ponto (o mínimo da GELU) e é negativa à esquerda
+    dele. Como GELU''(z) = φ(z)(2 - z²), o máximo de GELU' fica em z = √2.
+    """
+    z0 = raiz(derivada_gelu, -3.0, 0.0)
+    z_pico = math.sqrt(2)
+    z_um = raiz(lambda z: derivada_gelu(z) - 1, 0.0, z_pico)
+    return {"zero": z0, "um": z_um, "pico_z": z_pico, "pico": derivada_gelu(z_pico)}
 
 
 def grade(inicio=-6.0, fim=6.0, passo=0.001):

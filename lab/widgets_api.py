@@ -110,7 +110,7 @@ def widget_html(nome, inst):
     return (f'<div class="livro-widget" data-widget="{_e(nome)}" id="{_e(inst)}">'
             f'<p class="lw-titulo">Experimente · {titulo}</p>'
             f'<form class="lw-form" autocomplete="off" novalidate>{form(campos)}</form>'
-            f'<p class="lw-status" role="status">Números calculados no build. '
+            f'<p class="lw-status" role="status">Números calculados na construção do livro. '
             f"Com JavaScript, o Python do navegador assume os controles.</p>"
             f'<p class="lw-erro" role="alert" hidden></p>'
             # tabindex: a saída rola de lado no celular, e o teclado também precisa rolá-la

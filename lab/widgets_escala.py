@@ -191,12 +191,17 @@ def _compute(c, acao, inst):
     nome_aj, aj = _ajustes()[c["ajuste"]]
     C, N = 10 ** logC, 10 ** logN
     D = C / (arq.FLOPS_TREINO * N)
+
+    def qtd(x):
+        """Como nos nomes dos modelos (1,7T); acima de 1.000T, na forma científica (1,7 · 10¹⁷)."""
+        return abreviado(x) if abs(x) < 1e15 else cientifico(x)
+
     L_N = arq.perda(N, D, aj)
     ot = arq.otimo_chinchilla(C, aj)
     lo, hi = math.log10(ot["N"]) - 2, math.log10(ot["N"]) + 2
     lo, hi = min(lo, logN - 0.2), max(hi, logN + 0.2)
     pontos = [(x, arq.perda_com_compute(10 ** x, C, aj)) for x in (lo + (hi - lo) * i / 60 for i in range(61))]
-    marcas = [(math.log10(ot["N"]), ot["perda"], "lw-otimo", "mínimo de Chinchilla"),
+    marcas = [(math.log10(ot["N"]), ot["perda"], "lw-otimo", "mínimo do Chinchilla"),
               (logN, L_N, "lw-voce", "sua escolha")]
     out = []
     inf = None
@@ -208,16 +213,16 @@ def _compute(c, acao, inst):
     out.append(_grafico(pontos, marcas, lo, hi))
     if inf:
         out.append(_nota(f"Tokens a servir: {cientifico(10 ** logS)}.", "lw-config"))
-    out.append(_nota(f"C = {cientifico(C)} FLOPs. Sua escolha: N = {abreviado(N)} parâmetros, "
-                     f"D = C / 6N = {abreviado(D)} tokens ({_por_parametro(D / N)} tokens por parâmetro), "
+    out.append(_nota(f"C = {cientifico(C)} FLOPs. Sua escolha: N = {qtd(N)} parâmetros, "
+                     f"D = C / 6N = {qtd(D)} tokens ({_por_parametro(D / N)} tokens por parâmetro), "
                      f"perda prevista <strong>{num(L_N)}</strong> nats por token.", "lw-voce-txt"))
-    out.append(_nota(f"O mínimo segundo {_e(nome_aj)}: N* = {abreviado(ot['N'])}, D* = {abreviado(ot['D'])}, "
+    out.append(_nota(f"O mínimo segundo {_e(nome_aj)}: N* = {qtd(ot['N'])}, D* = {qtd(ot['D'])}, "
                      f"cerca de <strong>{_por_parametro(ot['tokens_por_parametro'])} tokens por parâmetro</strong>, "
                      f"perda {num(ot['perda'])}.", "lw-otimo-txt"))
     if inf:
         out.append(_nota(
             f"Servindo {cientifico(10 ** logS)} tokens, o modelo mais barato com a mesma perda tem "
-            f"N = {abreviado(inf['N'])} e treina em D = {abreviado(inf['D'])} tokens "
+            f"N = {qtd(inf['N'])} e treina em D = {qtd(inf['D'])} tokens "
             f"(<strong>{_por_parametro(inf['tokens_por_parametro'])} tokens por parâmetro</strong>): "
             f"treino {cientifico(inf['custo_treino'])} + serviço {cientifico(inf['custo_servir'])} "
             "FLOPs.", "lw-inferencia-txt"))

@@ -74,6 +74,32 @@ def test_minimo_da_gelu():
     assert -0.8 < m["z"] < -0.7 and -0.18 < m["valor"] < -0.16
 
 
+def test_marcos_da_derivada_da_gelu():
+    m = db.derivada_gelu_marcos()
+    assert m["zero"] == pytest.approx(-0.75179, abs=1e-4)
+    assert abs(db.derivada_gelu(m["zero"])) < 1e-12
+    assert m["zero"] == pytest.approx(db.minimo_gelu()["z"], abs=1e-3)   # zera no mínimo da GELU
+    assert all(db.derivada_gelu(z) < 0 for z in (-0.8, -1, -2, -4))     # negativa à esquerda
+    assert all(db.derivada_gelu(z) > 0 for z in (-0.7, 0, 0.5))
+    assert m["pico"] == pytest.approx(1.12890, abs=1e-4) and m["pico_z"] == pytest.approx(1.41421, abs=1e-4)
+    assert all(db.derivada_gelu(z) < m["pico"] for z in (1.3, 1.5, 2, 3))
+    assert m["um"] == pytest.approx(-m["zero"], abs=1e-9)               # GELU'(z) + GELU'(-z) = 1
+    assert db.derivada_gelu(0.7) < 1 < db.derivada_gelu(0.8)
+    assert db.derivada_gelu(1) == pytest.approx(1.0833, abs=1e-4)
+
+
+def test_raiz_recusa_intervalo_sem_troca_de_sinal():
+    with pytest.raises(ValueError, match="mesmo sinal"):
+        db.raiz(lambda z: z * z + 1, -1, 1)
+
+
+def test_larguras_do_mlp():
+    r = {l["modelo"]: l["razao"] for l in db.larguras_mlp()}
+    assert r["LLaMA 7B"] == pytest.approx(8 / 3, abs=0.03) and r["Llama 2 7B"] == r["LLaMA 7B"]
+    assert r["Llama 3 8B"] == 3.5 and r["Gemma 2 9B"] == 4
+    assert r["Qwen2-7B"] == pytest.approx(5.29, abs=0.01)
+
+
 # --- 3. residual -------------------------------------------------------------
 def test_residual_mantem_o_gradiente():
     t = db.tabela_gradientes()

@@ -1,0 +1,73 @@
+"""A lista de referências e as citações em português (book/_ext/referencias_ptbr.py)."""
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+RAIZ = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(RAIZ / "book" / "_ext"))
+import referencias_ptbr as rp  # noqa: E402
+
+pybtex = pytest.importorskip("pybtex")
+from pybtex.database import parse_file  # noqa: E402
+
+BIB = RAIZ / "book" / "referencias.bib"
+
+
+@pytest.fixture(scope="module")
+def lista():
+    entradas = parse_file(str(BIB), bib_format="bibtex").entries
+    rp._SUFIXOS.clear()
+    rp._SUFIXOS.update(rp.calcula_sufixos(list(entradas.items())))
+    estilo = rp._estilos()()
+    return {fe.key: fe.text.render_as("text") for fe in estilo.format_entries(entradas.values())}
+
+
+def test_letras_de_desempate(lista):
+    assert rp.sufixos() == {"he2016": "a", "he2016identity": "b", "touvron2023": "a", "touvron2023b": "b"}
+    assert "2016a." in lista["he2016"] and "2016b." in lista["he2016identity"]
+    assert "2017." in lista["vaswani2017"] and "2017a" not in lista["vaswani2017"]
+
+
+def test_palavras_em_portugues(lista):
+    tudo = "\n".join(lista.values())
+    for ingles in ("and others", "In Proceedings", "Technical Report", "URL:"):
+        assert ingles not in tudo, ingles
+    for chave, texto in lista.items():               # os autores (antes do primeiro ". ") sem "and"
+        assert " and " not in texto.split(". ")[0], chave
+    assert "Tom B. Brown, Benjamin Mann e outros." in lista["brown2020"]
+    assert "Relatório técnico, OpenAI, 2019." in lista["radford2019"]
+    assert lista["geva2021"].count("Em Proceedings of the 2021 Conference") == 1
+    assert "Jimmy Lei Ba, Jamie Ryan Kiros e Geoffrey E. Hinton." in lista["ba2016"]
+
+
+def test_rotulo_conta_autores_como_a_citacao():
+    from pybtex.database import Entry, Person
+
+    def entrada(*nomes, ano="2020"):
+        e = Entry("misc", fields={"year": ano})
+        e.persons["author"] = [Person(n) for n in nomes]
+        return e
+
+    dois = entrada("Ana Silva", "Bia Souza")
+    tres = entrada("Ana Silva", "Bia Souza", "Caio Lima")
+    outro_tres = entrada("Ana Silva", "Davi Rocha", "Eva Reis")
+    assert rp.rotulo(dois) == (("Silva", "Souza"), "2020")
+    assert rp.rotulo(tres) == rp.rotulo(outro_tres) == (("Silva", "et al."), "2020")
+    assert rp.calcula_sufixos([("a", dois), ("b", tres), ("c", outro_tres)]) == {"b": "a", "c": "b"}
+
+
+def test_site_sem_ingles_na_bibliografia(build):
+    pagina = (build / "html" / "book" / "referencias.html").read_text(encoding="utf-8")
+    texto = re.sub(r"<[^>]+>", " ", pagina[pagina.index('id="id1"'):])
+    for ingles in ("and others", "In Proceedings", "Technical Report", "URL:"):
+        assert ingles not in texto, ingles
+    assert "e outros" in texto and "Relatório técnico" in texto
+    # as citações no texto: He et al., 2016a e 2016b, nunca só 2016
+    pqb = (build / "html" / "book" / "por_que_bloco.html").read_text(encoding="utf-8")
+    assert "He <em>et al.</em>, 2016a" in pqb or "He et al., 2016a" in pqb
+    assert "He <em>et al.</em>, 2016b" in pqb or "He et al., 2016b" in pqb
+    todos = "".join(p.read_text(encoding="utf-8") for p in (build / "html" / "book").glob("*.html"))
+    assert not re.search(r"He (<em>)?et al\.(</em>)?, 2016\]", todos)
+    assert " and Gimpel" not in todos
