@@ -7,10 +7,12 @@ HTML  := _build/html
 
 .PHONY: book test check setup lock bench bench-widgets serve limpa chromium
 
-## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
-.venv/.pronto: requirements.txt
+## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
+## e Node (fixado em package-lock.json)
+.venv/.pronto: requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 node_modules/.pronto: package.json package-lock.json
@@ -32,8 +34,8 @@ chromium:
 check: .venv/.pronto
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
-	cd lab && ../$(PY) -m doctest formato.py
-	$(PY) book/_ext/rapido.py
+	$(PY) -m doctest lab/livro/formato.py
+	$(PY) -m livro_ext.rapido
 
 setup: .venv/.pronto node_modules/.pronto
 
@@ -54,10 +56,10 @@ serve:
 ## com 1 e com 2 threads no BLAS e no torch: nenhum número impresso pode depender disso.
 test: book chromium
 	$(PY) -m ruff check .
-	cd lab && ../$(PY) -m doctest formato.py
-	$(PY) book/_ext/razao.py gerar _build
+	$(PY) -m doctest lab/livro/formato.py
+	$(PY) -m livro_ext.razao gerar _build
 	$(PY) -m pytest tests
-	$(PY) book/_ext/rapido.py --fios 1 --fios 2
+	$(PY) -m livro_ext.rapido --fios 1 --fios 2
 	node --test tests/js/
 	node --test tests/navegador/
 	@echo "Todos os testes passaram."
@@ -66,7 +68,7 @@ test: book chromium
 ## fontes de agora (a trava rápida roda o código de cada página), nunca de um _build velho;
 ## o pytest confere que essa razão é a mesma do build.
 lock: .venv/.pronto
-	$(PY) book/_ext/rapido.py --aceitar
+	$(PY) -m livro_ext.rapido --aceitar
 
 bench: setup
 	$(PY) dev/bench_build.py

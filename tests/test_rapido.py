@@ -9,9 +9,9 @@ que célula veio cada chave. Isso dá duas garantias:
 """
 import pytest
 
-import rapido
-import razao
-import razao_pagina
+from livro_ext import rapido
+from livro_ext import razao
+from livro_ext import razao_pagina
 
 from conftest import RAIZ
 
@@ -78,7 +78,7 @@ def test_make_lock_grava_os_numeros_das_fontes_de_agora(tmp_path):
     lock = tmp_path / "lock.json"
     lock.write_text((RAIZ / "book" / "numeros.lock.json").read_text(encoding="utf-8"), encoding="utf-8")
     outro = tmp_path / "brinquedo.py"
-    fonte = (RAIZ / "lab" / "brinquedo.py").read_text(encoding="utf-8")
+    fonte = (RAIZ / "lab" / "livro" / "brinquedo.py").read_text(encoding="utf-8")
     assert "EPS = 1e-5" in fonte
     outro.write_text(fonte.replace("EPS = 1e-5", "EPS = 1e-1"), encoding="utf-8")
     md = str(RAIZ / "book" / "saida.md")

@@ -2,7 +2,7 @@
 
 Roda como gancho `build-finished` do Sphinx (registrado em `widgets.py`), então um
 `jupyter-book build .` simples já dá um site completo. Também roda à mão:
-``python book/_ext/pos_build.py _build/html``; ``--manifesto`` só imprime as listas;
+``python -m livro_ext.pos_build _build/html``; ``--manifesto`` só imprime as listas;
 ``--stdlib destino.zip`` só escreve o zip enxuto da biblioteca padrão.
 
 O que copia ou gera em `_static/`:
@@ -20,7 +20,8 @@ O que copia ou gera em `_static/`:
     todos os casos dos widgets contra este zip e confere que a lista basta), em
     `python_stdlib.zip.gz` (gzip de um zip sem compressão) e `python_stdlib.zip`;
   - nenhum `pyodide-lock.json`: os widgets não carregam pacote nenhum;
-- `lab/`: os arquivos Python que os widgets importam (os mesmos que o build usa);
+- `lab/livro/...`: os arquivos do pacote `livro` que os widgets importam (os mesmos que o
+  build usa), na árvore do pacote; a lista sai dos imports (`livro_ext.navegador`);
 - `lab/manifesto.json`: a única lista do que o navegador busca (nome, bytes,
   hash), lida pelo worker, pelos testes e pelo benchmark.
 """
@@ -33,13 +34,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+from livro_ext import navegador
+
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
 PYODIDE = RAIZ / "node_modules" / "pyodide"
-
-# Os arquivos Python do livro que o navegador roda (a única lista; o worker a lê do manifesto).
-LAB = ["formato.py", "brinquedo.py", "arquitetura.py", "widgets_campos.py", "widgets_html.py",
-       "widgets_passos.py", "widgets_geracao.py", "widgets_escala.py", "widgets_api.py"]
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
 
 
@@ -114,12 +113,15 @@ def copia(saida: Path) -> dict:
     (destino / "python_stdlib.zip.gz").write_bytes(gzip.compress(cru.read_bytes(), compresslevel=9, mtime=0))
     cru.unlink()
 
+    # os arquivos Python do livro que o navegador roda (derivados dos imports de livro.widgets),
+    # na árvore do pacote: o worker os grava no site-packages do Pyodide
+    arquivos = navegador.modulos_navegador()
     lab = static / "lab"
     if lab.exists():
         shutil.rmtree(lab)
-    lab.mkdir()
-    for nome in LAB:
-        shutil.copy2(RAIZ / "lab" / nome, lab / nome)
+    for nome in arquivos:
+        (lab / nome).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(navegador.BASE / nome, lab / nome)
 
     versao = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
     manifesto = {
@@ -132,7 +134,7 @@ def copia(saida: Path) -> dict:
         # a biblioteca padrão enxuta: gzip de um zip sem compressão e, para quem não descomprime, o zip
         "stdlib": {"gz": _item(destino / "python_stdlib.zip.gz", static),
                    "inteiro": _item(destino / "python_stdlib.zip", static)},
-        "lab": [dict(_item(lab / nome, static), nome=nome) for nome in LAB],
+        "lab": [dict(_item(lab / nome, static), nome=nome) for nome in arquivos],
         # sem pyodide-lock.json (119 KB): um lock sem pacotes, com o "info" do Pyodide fixado
         "lock_info": json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"],
     }
@@ -160,7 +162,7 @@ def ao_fim_do_build(app, excecao):
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--manifesto"]:
-        print(json.dumps({"lab": LAB, "stdlib": stdlib_widgets()}))
+        print(json.dumps({"lab": navegador.modulos_navegador(), "stdlib": stdlib_widgets()}))
     elif sys.argv[1:2] == ["--stdlib"]:  # só o zip enxuto (para tests/js/pyodide.test.mjs)
         print(stdlib_enxuta(Path(sys.argv[2])))
     else:

@@ -14,11 +14,14 @@ import { loadPyodide } from "pyodide";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
-const POS_BUILD = join(RAIZ, "book", "_ext", "pos_build.py");
+const POS_BUILD = ["-m", "livro_ext.pos_build"];
 const CASOS = join(RAIZ, "tests", "js", "casos.py");
-// A única lista dos arquivos Python do navegador e da biblioteca padrão enxuta (pos_build.py).
-const MANIFESTO = JSON.parse(execFileSync(PYTHON, [POS_BUILD, "--manifesto"], { encoding: "utf8" }));
+// A única lista dos arquivos Python do navegador (derivada dos imports de livro.widgets,
+// caminhos como "livro/widgets/api.py") e da biblioteca padrão enxuta (pos_build.py).
+const MANIFESTO = JSON.parse(execFileSync(PYTHON, [...POS_BUILD, "--manifesto"], { encoding: "utf8" }));
 const LAB = MANIFESTO.lab;
+// o site-packages do Pyodide, como o worker o calcula (pela versão do Python)
+const SITE = "import sys; '/lib/python%d.%d/site-packages' % sys.version_info[:2]";
 const INDEX = join(RAIZ, "node_modules", "pyodide") + "/";
 
 let cpython;
@@ -28,17 +31,21 @@ let enxuta; // os mesmos casos contra o zip enxuto que vai para o site
 let modulosUsados;
 
 function rodaCPython() {
-  const codigo = `import sys; sys.path[:0] = [${JSON.stringify(join(RAIZ, "lab"))}, ${JSON.stringify(dirname(CASOS))}]\n` +
-    "import casos; print(casos.casos())";
-  return JSON.parse(execFileSync(PYTHON, ["-c", codigo], { encoding: "utf8", maxBuffer: 64 << 20 }));
+  // o pacote livro vem da instalação do .venv; casos.py, da pasta de trabalho (python -c)
+  return JSON.parse(execFileSync(PYTHON, ["-c", "import casos; print(casos.casos())"],
+    { encoding: "utf8", maxBuffer: 64 << 20, cwd: dirname(CASOS) }));
 }
 
 async function pyodideCom(opcoes) {
   const p = await loadPyodide({ indexURL: INDEX, stdout: () => {}, stderr: () => {}, ...opcoes });
-  p.FS.mkdirTree("/lab");
-  for (const nome of LAB) p.FS.writeFile(`/lab/${nome}`, readFileSync(join(RAIZ, "lab", nome), "utf8"));
-  p.FS.writeFile("/lab/casos.py", readFileSync(CASOS, "utf8"));
-  p.runPython("import sys; sys.path.insert(0, '/lab')");
+  // como o worker: os arquivos do pacote no site-packages, na árvore do pacote
+  const site = p.runPython(SITE);
+  for (const nome of LAB) {
+    p.FS.mkdirTree(`${site}/${dirname(nome)}`);
+    p.FS.writeFile(`${site}/${nome}`, readFileSync(join(RAIZ, "lab", nome), "utf8"));
+  }
+  p.FS.writeFile(`${site}/casos.py`, readFileSync(CASOS, "utf8"));
+  p.runPython(`import sys; sys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
   return p;
 }
 
@@ -55,7 +62,7 @@ sorted({m.__file__[len(_z):] for m in list(sys.modules.values())
         if (getattr(m, "__file__", None) or "").startswith(_z)})`).toJs();
   const pasta = mkdtempSync(join(tmpdir(), "stdlib-"));
   const zip = join(pasta, "python_stdlib.zip");
-  execFileSync(PYTHON, [POS_BUILD, "--stdlib", zip]);
+  execFileSync(PYTHON, [...POS_BUILD, "--stdlib", zip]);
   const p2 = await pyodideCom({ stdLibURL: zip, lockFileContents: { info: py.lockfile.info, packages: {} } });
   enxuta = JSON.parse(p2.runPython("import casos; casos.casos()"));
 });
@@ -79,6 +86,13 @@ test("o Pyodide é o Python que os widgets usam (3.x, sem pacotes extras)", () =
   const versao = py.runPython("import sys; '%d.%d' % sys.version_info[:2]");
   assert.match(versao, /^3\.\d+$/);
   assert.equal(py.runPython("import sys; 'numpy' in sys.modules"), false);
+});
+
+test("o pacote livro vem do site-packages do Pyodide, sem mexer no sys.path", () => {
+  const site = py.runPython(SITE);
+  assert.ok(py.runPython(`import sys; ${JSON.stringify(site)} in sys.path`));
+  assert.equal(py.runPython("import livro.widgets.api as a; a.__file__"), `${site}/livro/widgets/api.py`);
+  assert.ok(LAB.includes("livro/__init__.py") && LAB.includes("livro/widgets/api.py"));
 });
 
 test("as mesmas chaves de casos nos dois lados", () => {

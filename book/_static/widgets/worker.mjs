@@ -1,8 +1,8 @@
-// O worker dos widgets: carrega o Pyodide (de _static/pyodide/, nunca de fora), põe no
-// sistema de arquivos dele os mesmos arquivos Python do livro (_static/lab/) e responde
-// aos pedidos da página com widgets_api.responder_json.
+// O worker dos widgets: carrega o Pyodide (de _static/pyodide/, nunca de fora), grava no
+// site-packages dele os mesmos arquivos do pacote `livro` que o build usa (_static/lab/livro/)
+// e responde aos pedidos da página com livro.widgets.api.responder_json.
 //
-// O que ele busca está em _static/lab/manifesto.json (escrito por book/_ext/pos_build.py):
+// O que ele busca está em _static/lab/manifesto.json (escrito por livro_ext.pos_build):
 // nome, bytes e hash de cada arquivo. A carga foi feita para a rede de um celular:
 // - cada arquivo vai para o Cache API do navegador assim que chega inteiro; o .wasm e o
 //   pyodide.asm.mjs vêm em pedaços de gzip, então uma recarga continua do último pedaço
@@ -15,7 +15,6 @@
 
 const BASE = new URL("../", import.meta.url); // .../_static/
 const CACHE = "livro-runtime";
-const LAB = "/home/pyodide/lab";
 const CONCORRENCIA = 2; // poucos pedidos de cada vez: numa recarga, no máximo 2 pedaços se perdem
 let responder = null;
 let paradoMs = 20_000;
@@ -211,17 +210,23 @@ async function iniciar(nomes) {
     });
     marca("python");
     if (lab) {
-      py.FS.mkdirTree(LAB);
-      m.lab.forEach((item, i) => py.FS.writeFile(`${LAB}/${item.nome}`, lab[i]));
-      py.runPython(`import sys; sys.path.insert(0, '${LAB}')`);
+      // o pacote livro no site-packages (já está no caminho do Python): "livro/widgets/api.py"
+      const site = py.runPython("import sys; '/lib/python%d.%d/site-packages' % sys.version_info[:2]");
+      m.lab.forEach((item, i) => {
+        py.FS.mkdirTree(`${site}/${item.nome.slice(0, item.nome.lastIndexOf("/"))}`);
+        py.FS.writeFile(`${site}/${item.nome}`, lab[i]);
+      });
+      // o leitor de pasta do site-packages, guardado sem o livro/, lê a pasta de novo
+      // (importlib.invalidate_caches() puxaria o importlib.metadata, que a biblioteca enxuta não tem)
+      py.runPython(`import sys; sys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
     }
-    const api = py.pyimport("widgets_api");
+    const api = py.pyimport("livro.widgets.api");
     responder = api.responder_json;
     marca("imports");
     // Aquece cada widget da página uma vez: a primeira resposta ao leitor já sai rápida.
     for (const nome of nomes) responder(JSON.stringify({ widget: nome }));
     marca("aquecido");
-    const formato = py.pyimport("formato");
+    const formato = py.pyimport("livro.formato");
     const segundos = formato.num((performance.now() - t0) / 1000, 1);
     postMessage({ tipo: "pronto", segundos, fases, bytes: { ...progresso }, bytecode: Boolean(pyc) });
   } catch (e) {
@@ -251,9 +256,10 @@ def um(nome, caminho, fonte):
     _out.writestr(info, bytes(_code_to_hash_pyc(codigo, importlib.util.source_hash(fonte), False)))
 def da_stdlib(nome):
     um(nome, _zip + "/" + nome, _src.read(nome))
+_site = "/lib/python%d.%d/site-packages/" % sys.version_info[:2]
 def do_livro(nome):
-    with open("${LAB}/" + nome, "rb") as f:
-        um(nome, "${LAB}/" + nome, f.read())
+    with open(_site + nome, "rb") as f:
+        um(nome, _site + nome, f.read())
 def fim():
     _out.close()
     return _buf.getvalue()
