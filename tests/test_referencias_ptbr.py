@@ -1,13 +1,12 @@
 """A lista de referências e as citações em português (book/_ext/referencias_ptbr.py)."""
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
+from livro_ext import referencias_ptbr as rp
+
 RAIZ = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(RAIZ / "book" / "_ext"))
-import referencias_ptbr as rp  # noqa: E402
 
 pybtex = pytest.importorskip("pybtex")
 from pybtex.database import parse_file  # noqa: E402
