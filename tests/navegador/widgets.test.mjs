@@ -381,14 +381,14 @@ test("nenhum pedido saiu de 127.0.0.1", () => {
 const umaPagina = () => paginas.get("tokens") || paginas.values().next().value;
 const nomeDe = (pagina) => [...paginas].find(([, p]) => p === pagina)[0];
 
-test("sem JavaScript, o widget mostra os números do build", async () => {
+test("sem JavaScript, o widget mostra os números da construção do livro", async () => {
   const ctx = await navegador.newContext({ javaScriptEnabled: false });
   try {
     const pg = await ctx.newPage();
     await pg.goto(servidor.url + umaPagina());
     const texto = await pg.locator(".livro-widget .lw-saida").first().textContent();
     assert.match(texto, /\d/);
-    assert.match(await pg.locator(".livro-widget .lw-status").first().textContent(), /build/);
+    assert.match(await pg.locator(".livro-widget .lw-status").first().textContent(), /construção do livro/);
   } finally {
     await ctx.close();
   }
