@@ -31,7 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-from livro_ext import myst  # noqa: E402  (o leitor de MyST compartilhado com notebooks.py)
+from . import myst  # o leitor de MyST compartilhado com notebooks.py
 
 RAIZ = Path(__file__).resolve().parents[2]
 

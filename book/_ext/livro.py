@@ -8,12 +8,8 @@ links que funcionam sem editar nada. Fora do Actions vale `repository.url` do `_
 As páginas usam os endereços pelas substituições do MyST (ver `enderecos`), por exemplo
 `{{ '[o notebook]({}/lab/laboratorio_gpt2.ipynb)'.format(repo_blob) }}`.
 """
-import importlib
 import os
 import re
-
-# Cada peça é um módulo com setup(app); uma peça ausente é simplesmente pulada.
-PECAS = ["widgets", "notebooks", "razao_pagina", "tema", "referencias_ptbr"]
 
 RAMO_PUBLICADO = "gh-pages"  # o ramo que o workflow pages.yml escreve (o site construído)
 _DONO_NOME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
@@ -56,13 +52,10 @@ def no_config(app, config):
 
 
 def setup(app):
+    # cada peça é um módulo do pacote com setup(app)
+    from . import notebooks, razao_pagina, referencias_ptbr, tema, widgets
+
     app.connect("config-inited", no_config)
-    for nome in PECAS:
-        try:
-            mod = importlib.import_module(f"livro_ext.{nome}")
-        except ModuleNotFoundError as e:
-            if e.name != f"livro_ext.{nome}":
-                raise
-            continue
-        mod.setup(app)
+    for peca in (widgets, notebooks, razao_pagina, tema, referencias_ptbr):
+        peca.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -35,8 +35,8 @@ import json
 import re
 from pathlib import Path
 
-from livro_ext import navegador
-from livro_ext.notebooks_md import Colados, Conversor, ErroNotebook
+from . import navegador
+from .notebooks_md import Colados, Conversor, ErroNotebook
 
 PASTA = "_notebooks"
 RAMO_PUBLICADO = "gh-pages"

@@ -34,7 +34,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from livro_ext import navegador
+from . import navegador
 
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent

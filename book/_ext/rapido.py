@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from livro_ext import razao, razao_codigo
+from . import razao, razao_codigo
 
 RAIZ = razao.RAIZ
 PREFIXO_GLUE = "application/papermill.record/"

@@ -63,8 +63,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from livro_ext.razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
-from livro_ext.razao_texto import CLASSE_WIDGET, floats_curtos, texto, valor_glue, valor_saida, widgets_no_html
+from .razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
+from .razao_texto import CLASSE_WIDGET, floats_curtos, texto, valor_glue, valor_saida, widgets_no_html
 RAIZ = Path(__file__).resolve().parents[2]
 LOCK = RAIZ / "book" / "numeros.lock.json"
 NOME = "numeros.json"

@@ -5,9 +5,9 @@ import html as html_mod
 import re
 from pathlib import Path
 
-from livro_ext.razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock
-from livro_ext.razao_codigo import WIDGET_MD, Varredor, especificidade
-from livro_ext.razao_texto import FIGURA
+from .razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock
+from .razao_codigo import WIDGET_MD, Varredor, especificidade
+from .razao_texto import FIGURA
 # ---------------------------------------------------------------------------
 # A página para instrutores: a diretiva {razao}
 # ---------------------------------------------------------------------------

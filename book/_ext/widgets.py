@@ -17,7 +17,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 
 from livro.widgets import api as widgets_api
-from livro_ext import pos_build
+from . import pos_build
 
 MARCA = 'class="livro-widget"'
 
