@@ -1,6 +1,8 @@
 // O brinquedo no Pyodide (o Python dos widgets) dá os mesmos números que no CPython.
 //
-// Roda offline: o Pyodide vem de node_modules/pyodide. A referência é calculada na
+// Roda offline: o Pyodide vem de node_modules/pyodide, e o Python do livro é a roda que o
+// build faz (book/_ext/pos_build.py --roda: pyodide-build compila e registra num lock),
+// instalada com loadPackage como no navegador. A referência é calculada na
 // hora pelo CPython do projeto (.venv/bin/python) rodando os mesmos casos
 // (tests/js/casos.py); nada de número copiado aqui.
 import { test, before } from "node:test";
@@ -18,7 +20,6 @@ const POS_BUILD = join(RAIZ, "book", "_ext", "pos_build.py");
 const CASOS = join(RAIZ, "tests", "js", "casos.py");
 // A única lista dos arquivos Python do navegador e da biblioteca padrão enxuta (pos_build.py).
 const MANIFESTO = JSON.parse(execFileSync(PYTHON, [POS_BUILD, "--manifesto"], { encoding: "utf8" }));
-const LAB = MANIFESTO.lab;
 const INDEX = join(RAIZ, "node_modules", "pyodide") + "/";
 
 let cpython;
@@ -26,6 +27,7 @@ let pyodide;
 let py;
 let enxuta; // os mesmos casos contra o zip enxuto que vai para o site
 let modulosUsados;
+let roda; // a pasta com a roda do livro, o pyodide-lock.json e a biblioteca padrão compilada
 
 function rodaCPython() {
   const codigo = `import sys; sys.path[:0] = [${JSON.stringify(join(RAIZ, "lab"))}, ${JSON.stringify(dirname(CASOS))}]\n` +
@@ -34,17 +36,20 @@ function rodaCPython() {
 }
 
 async function pyodideCom(opcoes) {
-  const p = await loadPyodide({ indexURL: INDEX, stdout: () => {}, stderr: () => {}, ...opcoes });
-  p.FS.mkdirTree("/lab");
-  for (const nome of LAB) p.FS.writeFile(`/lab/${nome}`, readFileSync(join(RAIZ, "lab", nome), "utf8"));
-  p.FS.writeFile("/lab/casos.py", readFileSync(CASOS, "utf8"));
-  p.runPython("import sys; sys.path.insert(0, '/lab')");
+  const p = await loadPyodide({ indexURL: INDEX, stdout: () => {}, stderr: () => {},
+    lockFileURL: join(roda, "pyodide-lock.json"), packageBaseUrl: roda + "/", ...opcoes });
+  await p.loadPackage(MANIFESTO.pacote, { messageCallback: () => {}, errorCallback: () => {} });
+  p.FS.mkdirTree("/casos");
+  p.FS.writeFile("/casos/casos.py", readFileSync(CASOS, "utf8"));
+  p.runPython("import sys; sys.path.insert(0, '/casos')");
   return p;
 }
 
 before(async () => {
   assert.ok(existsSync(PYTHON), `falta ${PYTHON}: rode \`make setup\``);
   cpython = rodaCPython();
+  roda = mkdtempSync(join(tmpdir(), "roda-"));
+  execFileSync(PYTHON, [POS_BUILD, "--roda", roda]);
   py = await pyodideCom({});
   pyodide = JSON.parse(py.runPython("import casos; casos.casos()"));
   // Os arquivos da biblioteca padrão que os casos (todos os widgets) de fato importaram.
@@ -53,10 +58,8 @@ import sys
 _z = "/lib/python%d%d.zip/" % sys.version_info[:2]
 sorted({m.__file__[len(_z):] for m in list(sys.modules.values())
         if (getattr(m, "__file__", None) or "").startswith(_z)})`).toJs();
-  const pasta = mkdtempSync(join(tmpdir(), "stdlib-"));
-  const zip = join(pasta, "python_stdlib.zip");
-  execFileSync(PYTHON, [POS_BUILD, "--stdlib", zip]);
-  const p2 = await pyodideCom({ stdLibURL: zip, lockFileContents: { info: py.lockfile.info, packages: {} } });
+  // A biblioteca padrão do site: só a lista, já em bytecode (pyodide py-compile).
+  const p2 = await pyodideCom({ stdLibURL: join(roda, "python_stdlib.zip") });
   enxuta = JSON.parse(p2.runPython("import casos; casos.casos()"));
 });
 
@@ -75,10 +78,11 @@ function compara(a, b, caminho, difs) {
   } else if (a !== b) difs.push(`${caminho}: ${JSON.stringify(a).slice(0, 200)} ≠ ${JSON.stringify(b).slice(0, 200)}`);
 }
 
-test("o Pyodide é o Python que os widgets usam (3.x, sem pacotes extras)", () => {
+test("o Pyodide é o Python que os widgets usam (3.x, só a roda do livro)", () => {
   const versao = py.runPython("import sys; '%d.%d' % sys.version_info[:2]");
   assert.match(versao, /^3\.\d+$/);
   assert.equal(py.runPython("import sys; 'numpy' in sys.modules"), false);
+  assert.deepEqual(Object.keys(py.loadedPackages), [MANIFESTO.pacote]);
 });
 
 test("as mesmas chaves de casos nos dois lados", () => {
