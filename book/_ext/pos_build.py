@@ -34,7 +34,6 @@ de `requirements-pyodide.txt`).
 """
 import gzip
 import hashlib
-import io
 import json
 import shutil
 import subprocess
