@@ -7,10 +7,12 @@ HTML  := _build/html
 
 .PHONY: book test check setup lock bench bench-widgets serve limpa chromium
 
-## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
-.venv/.pronto: requirements.txt
+## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
+## e Node (fixado em package-lock.json)
+.venv/.pronto: requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 ## O pyodide-build (só `py-compile` e `lockfile add-wheels`, no fim do build) num ambiente à parte,
@@ -45,8 +47,8 @@ chromium:
 check: .venv/.pronto
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
-	cd lab && ../$(PY) -m doctest formato.py
-	$(PY) book/_ext/rapido.py
+	$(PY) -m doctest lab/livro/formato.py
+	$(PY) -m livro_ext.rapido
 
 setup: .venv/.pronto node_modules/.pronto .venv-pyodide/.pronto
 
@@ -65,7 +67,7 @@ serve:
 ## Todos os testes: o build acima e depois pytest, Pyodide (node) e navegador.
 test: book chromium
 	$(PY) -m ruff check .
-	$(PY) book/_ext/razao.py gerar _build
+	$(PY) -m livro_ext.razao gerar _build
 	$(PY) -m pytest tests
 	node --test tests/js/
 	node --test tests/navegador/
@@ -73,8 +75,8 @@ test: book chromium
 
 ## Aceita, de propósito, os números novos (reescreve book/numeros.lock.json).
 lock:
-	$(PY) book/_ext/razao.py gerar _build
-	$(PY) book/_ext/razao.py aceitar _build
+	$(PY) -m livro_ext.razao gerar _build
+	$(PY) -m livro_ext.razao aceitar _build
 
 bench: setup
 	$(PY) dev/bench_build.py

@@ -6,8 +6,7 @@ Roda o brinquedo até ŷ = LN(y) nas linhas que o curso imprime e procura uma W_
 import sys
 import numpy as np
 from scipy.optimize import least_squares
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "lab"))
-import brinquedo as b
+from livro import brinquedo as b
 
 ids = b.IDS_PROMPT
 Y = np.array(b.saida(b.modelo(ids)["y"])["y_chapeu"])           # linhas 1-5

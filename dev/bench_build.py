@@ -24,7 +24,7 @@ def um_build():
     if p.returncode != 0:
         sys.exit("O build falhou:\n" + p.stdout[-3000:] + p.stderr[-3000:])
     # deixa o site completo, como o `make book` deixaria (runtime do navegador)
-    subprocess.run([sys.executable, str(RAIZ / "book" / "_ext" / "pos_build.py"), str(RAIZ / "_build" / "html")],
+    subprocess.run([sys.executable, "-m", "livro_ext.pos_build", str(RAIZ / "_build" / "html")],
                    check=True, capture_output=True)
     por_pagina = {m.group(1): float(m.group(2)) for m in
                   re.finditer(r"book/(\S+)\.md: Executed notebook in ([\d.]+) seconds", p.stdout + p.stderr)}

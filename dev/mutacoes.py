@@ -1,6 +1,6 @@
 """Mutações de uma linha no brinquedo: os testes e a trava pegam cada uma?
 
-Cada mutação troca um trecho de `lab/brinquedo.py` numa cópia temporária (uma constante,
+Cada mutação troca um trecho de `lab/livro/brinquedo.py` numa cópia temporária (uma constante,
 um operador, um índice) e pergunta a dois juízes:
 
 - os testes rápidos do brinquedo (`tests/test_brinquedo*.py`, rodados contra a cópia);
@@ -18,6 +18,7 @@ pega e os testes não são números que o leitor vê sem teste próprio (o relat
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -26,11 +27,10 @@ import time
 from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parents[1]
-BRINQUEDO = RAIZ / "lab" / "brinquedo.py"
+BRINQUEDO = RAIZ / "lab" / "livro" / "brinquedo.py"
 PY = sys.executable
-sys.path.insert(0, str(RAIZ / "book" / "_ext"))
 
-# (nome, trecho original, trecho mutado): o trecho aparece uma vez só em lab/brinquedo.py.
+# (nome, trecho original, trecho mutado): o trecho aparece uma vez só em lab/livro/brinquedo.py.
 MUTACOES = [
     ("gelu: K_GELU = 0.0447", "K_GELU = 0.044715", "K_GELU = 0.0447"),
     ("gelu: √(1/π) no lugar de √(2/π)", "C_GELU = math.sqrt(2 / math.pi)", "C_GELU = math.sqrt(1 / math.pi)"),
@@ -74,7 +74,7 @@ MUTACOES = [
 def aplica(texto: str, antes: str, depois: str) -> str:
     n = texto.count(antes)
     if n != 1:
-        raise SystemExit(f"mutação inválida: {antes!r} aparece {n} vezes em lab/brinquedo.py")
+        raise SystemExit(f"mutação inválida: {antes!r} aparece {n} vezes em lab/livro/brinquedo.py")
     return texto.replace(antes, depois)
 
 
@@ -104,7 +104,9 @@ def roda_testes(tmp: Path) -> tuple[bool, str]:
     """(pegou?, primeira falha) dos testes do brinquedo contra a cópia."""
     r = subprocess.run([PY, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "--no-header",
                         "--rootdir", str(tmp), "tests"], cwd=tmp, capture_output=True, text=True,
-                       timeout=600, check=False)
+                       timeout=600, check=False,
+                       # o pacote livro da cópia (com a mutação) na frente do instalado
+                       env=dict(os.environ, PYTHONPATH=str(tmp / "lab")))
     falha = next((ln for ln in r.stdout.splitlines() if ln.startswith("FAILED")), "")
     return r.returncode != 0, falha.removeprefix("FAILED ")[:100]
 
@@ -112,7 +114,7 @@ def roda_testes(tmp: Path) -> tuple[bool, str]:
 def roda_trava(brinquedo: Path, sem_widgets=False) -> tuple[bool, list[str]]:
     """(pegou?, linhas de diferença) da trava rápida com o brinquedo mudado.
     sem_widgets: como era a trava antes de cobrir os widgets (para comparar)."""
-    import rapido
+    from livro_ext import rapido
 
     res = rapido.executar(rapido.paginas(), str(brinquedo))
     linhas = rapido.comparar(res)
@@ -146,7 +148,7 @@ def main(argv=None):
         if ok_testes:
             raise SystemExit(f"os testes falham sem mutação nenhuma: {falha}")
         if not a.so_testes:
-            pegou, linhas = roda_trava(tmp / "lab" / "brinquedo.py", a.sem_widgets)
+            pegou, linhas = roda_trava(tmp / "lab" / "livro" / "brinquedo.py", a.sem_widgets)
             if pegou:
                 raise SystemExit("a trava rápida acusa diferença sem mutação:\n" + "\n".join(linhas[:20]))
     testes_antes = _arquivos_de_teste(a.antes) if a.antes else None
@@ -157,9 +159,9 @@ def main(argv=None):
         with tempfile.TemporaryDirectory(prefix="mut-") as t:
             tmp = Path(t)
             prepara(tmp, testes)
-            (tmp / "lab" / "brinquedo.py").write_text(aplica(original, antes, depois), encoding="utf-8")
+            (tmp / "lab" / "livro" / "brinquedo.py").write_text(aplica(original, antes, depois), encoding="utf-8")
             pt, falha = roda_testes(tmp)
-            pl, linhas = (False, []) if a.so_testes else roda_trava(tmp / "lab" / "brinquedo.py", a.sem_widgets)
+            pl, linhas = (False, []) if a.so_testes else roda_trava(tmp / "lab" / "livro" / "brinquedo.py", a.sem_widgets)
             if testes_antes is not None:
                 shutil.rmtree(tmp / "tests")
                 (tmp / "tests").mkdir()

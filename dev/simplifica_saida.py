@@ -6,9 +6,8 @@ import numpy as np
 from scipy.optimize import least_squares
 CASAS_FIM = int(sys.argv[1]) if len(sys.argv) > 1 else 2
 MIN_ARG = sys.argv[2] if len(sys.argv) > 2 else "24"
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-from ajuste_saida import residuos, confere, viol  # noqa: E402  (importável: nada roda no import)
-import brinquedo as bq  # noqa: E402  (ajuste_saida já pôs lab/ no caminho)
+from ajuste_saida import residuos, confere, viol  # noqa: E402  (dev/ é a pasta do script; nada roda no import)
+from livro import brinquedo as bq  # noqa: E402
 
 W0 = np.array(bq.W_U, float).ravel()
 MIN_LIVRES = int(MIN_ARG)

@@ -23,7 +23,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from formato import casas_min, cientifico, inteiro, num  # os números com vírgula, como no livro
+from livro.formato import casas_min, cientifico, inteiro, num  # os números com vírgula, como no livro
 
 PROMPT = "Data visualization empowers users to"
 TEXTO = ("The small town sits at the edge of a wide river. Every morning the baker opens his "

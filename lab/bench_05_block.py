@@ -24,14 +24,12 @@ SCRIPT = os.path.join(AQUI, "05_block.py")
 
 def prepara(raiz):
     """Monta o cache (se ainda não houver um) num processo à parte e devolve o ambiente."""
-    sys.path.insert(0, AQUI)
-    import gpt2_cache
+    from livro.gpt2 import cache as gpt2_cache
 
     if not os.path.isdir(os.path.join(raiz, "hub", "models--gpt2")):
         t = time.perf_counter()
         subprocess.run([sys.executable, "-c",
-                        f"import sys; sys.path.insert(0, {AQUI!r}); import gpt2_cache; "
-                        f"gpt2_cache.monta_cache({raiz!r})"], check=True, capture_output=True)
+                        f"from livro.gpt2 import cache; cache.monta_cache({raiz!r})"], check=True, capture_output=True)
         print(f"cache com o GPT-2 small aleatório montado em {time.perf_counter() - t:.1f} s")
     return gpt2_cache.ambiente(raiz)
 

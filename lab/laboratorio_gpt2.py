@@ -24,15 +24,15 @@
 # que saiu.
 #
 # O `.ipynb` é gerado a partir de `lab/laboratorio_gpt2.py` (formato "percent" do jupytext)
-# por `lab/laboratorio_notebook.py`: para mudar o notebook, edite o `.py` e gere de novo.
+# por `python -m livro.gpt2.notebook` (lab/livro/gpt2/notebook.py): para mudar o notebook, edite o `.py` e gere de novo.
 
 # %% [markdown]
 # ## 0. Preparação
 #
-# No Colab, a célula abaixo instala o `transformers` (se faltar) e baixa os arquivos do
-# laboratório: os módulos `gpt2_*.py` (as contas, um arquivo por parte do caminho),
-# `formato.py` (números com vírgula) e `valores_curso.json`. Rodando do repositório, ela só
-# acha a pasta `lab/`.
+# No Colab, a célula abaixo instala o `transformers` (se faltar) e baixa o pacote do livro
+# (`livro/`): o laboratório `livro/gpt2/` (as contas, um arquivo por parte do caminho),
+# `livro/formato.py` (números com vírgula) e `livro/valores_curso.json`. Rodando do
+# repositório, o pacote já está lá.
 
 # %%
 #@title Preparação: instala o que falta e acha (ou baixa) os arquivos do laboratório
@@ -45,25 +45,25 @@ if importlib.util.find_spec("transformers") is None:
     subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", "transformers"])
 
 URL_LAB = "{{URL_LAB}}"
-ARQUIVOS = ("gpt2_lab.py", "gpt2_base.py", "gpt2_caminho.py", "gpt2_cabecas.py",
-            "gpt2_decodificacao.py", "gpt2_curso.py", "gpt2_contas.py", "arquitetura.py",
-            "formato.py", "valores_curso.json")
-for pasta in (".", "lab", os.path.join("..", "lab")):
-    if all(os.path.exists(os.path.join(pasta, a)) for a in ARQUIVOS):
-        sys.path.insert(0, os.path.abspath(pasta))
-        break
-else:  # no Colab: baixa do repositório
+ARQUIVOS = ("livro/__init__.py", "livro/arquitetura.py", "livro/dados.py", "livro/formato.py",
+            "livro/valores_curso.json", "livro/gpt2/__init__.py", "livro/gpt2/base.py",
+            "livro/gpt2/cabecas.py", "livro/gpt2/caminho.py", "livro/gpt2/contas.py",
+            "livro/gpt2/curso.py", "livro/gpt2/decodificacao.py", "livro/gpt2/lab.py")
+# O pacote do livro: instalado (o `make` do repositório), na pasta lab/ ou, no Colab, baixado
+# para uma pasta livro/ ao lado do notebook (a pasta do notebook é importável).
+if importlib.util.find_spec("livro") is None:
     import urllib.request
 
     for a in ARQUIVOS:
+        os.makedirs(os.path.dirname(a), exist_ok=True)
         urllib.request.urlretrieve(URL_LAB + a, a)
-    sys.path.insert(0, os.path.abspath("."))
+    importlib.invalidate_caches()
 
 # %%
 import torch
 
-import gpt2_lab as gl
-from formato import cientifico, inteiro, num, pct
+from livro.gpt2 import lab as gl
+from livro.formato import cientifico, inteiro, num, pct
 
 torch.set_grad_enabled(False)
 

@@ -1,6 +1,5 @@
 """Peças comuns dos testes: onde fica o repositório e o build (`make book` o cria)."""
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -9,8 +8,6 @@ RAIZ = Path(__file__).resolve().parents[1]
 # LIVRO_BUILD: testar outro build (ex.: um build parcial numa pasta temporária)
 BUILD = Path(os.environ.get("LIVRO_BUILD", RAIZ / "_build"))
 EXT = RAIZ / "book" / "_ext"
-if str(EXT) not in sys.path:
-    sys.path.insert(0, str(EXT))
 
 
 def pytest_collection_modifyitems(items):

@@ -1,20 +1,15 @@
-"""lab/arquitetura.py: as contas das páginas "O que mudou desde 2017" e "Escala".
+"""lab/livro/arquitetura.py: as contas das páginas "O que mudou desde 2017" e "Escala".
 
 Uma afirmação por teste, com o valor que o material do curso imprime:
   [slides] ../shared/course/003_2d178fb194901ddd.txt (slides e notas do apresentador)
   [bloco]  ../shared/course/000_83d16cc678541138.txt (o script do bloco moderno)
 """
 import math
-import os
-import sys
 
 import pytest
 
-RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(RAIZ, "lab"))
-
-import arquitetura as arq  # noqa: E402
-from formato import abreviado, cientifico, cientifico_tex, num, pct, vetor  # noqa: E402
+from livro import arquitetura as arq
+from livro.formato import abreviado, cientifico, cientifico_tex, num, pct, vetor
 
 G2 = arq.GPT2_SMALL
 GPT2 = arq.params_bloco(G2["d"], G2["n_cabecas"], G2["n_kv"], "gelu", True, "layernorm")

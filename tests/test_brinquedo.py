@@ -12,11 +12,10 @@ import sys
 
 import pytest
 
-RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(RAIZ, "lab"))
+from livro import brinquedo as b
+from livro.formato import num, vetor
 
-import brinquedo as b  # noqa: E402
-from formato import num, vetor  # noqa: E402
+RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 IDS = b.IDS_PROMPT
 R = b.modelo(IDS)
@@ -33,7 +32,7 @@ def v3(v):
 
 def test_so_biblioteca_padrao():
     """O módulo roda igual no CPython e no Pyodide: só importa a biblioteca padrão."""
-    arvore = ast.parse(open(os.path.join(RAIZ, "lab", "brinquedo.py"), encoding="utf-8").read())
+    arvore = ast.parse(open(os.path.join(RAIZ, "lab", "livro", "brinquedo.py"), encoding="utf-8").read())
     importados = set()
     for no in ast.walk(arvore):
         if isinstance(no, ast.Import):

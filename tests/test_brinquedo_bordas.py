@@ -5,15 +5,10 @@ Cada teste afirma valores de verdade, calculados à parte: a GELU contra a do Py
 o top-p exatamente no corte, o sorteio u nas fronteiras, empates, o fim do contexto.
 """
 import math
-import os
-import sys
 
 import pytest
 
-RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(RAIZ, "lab"))
-
-import brinquedo as b  # noqa: E402
+from livro import brinquedo as b
 
 IDS = b.IDS_PROMPT
 Z5 = b.modelo(IDS)["z"][4]

@@ -1,15 +1,11 @@
-"""As contas da página "Por que o bloco é assim" (lab/demos_bloco.py)."""
+"""As contas da página "Por que o bloco é assim" (lab/livro/demos_bloco.py)."""
 import itertools
 import math
-import os
-import sys
 
 import numpy as np
 import pytest
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lab"))
-import brinquedo as b
-import demos_bloco as db
+from livro import brinquedo as b
+from livro import demos_bloco as db
 
 
 # --- 1. atenção sem MLP ------------------------------------------------------

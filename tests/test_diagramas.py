@@ -1,9 +1,8 @@
-"""Os diagramas de lab/diagramas.py: SVG bem formado, texto alternativo, formas calculadas, links.
+"""Os diagramas de lab/livro/diagramas.py: SVG bem formado, texto alternativo, formas calculadas, links.
 
 Não precisa do build: gera cada diagrama e lê o SVG com xml.etree.
 """
 import ast
-import importlib
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -11,14 +10,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from conftest import RAIZ
 
-LAB = RAIZ / "lab"
-if str(LAB) not in sys.path:
-    sys.path.insert(0, str(LAB))
+from livro import arquitetura as arq
+from livro import brinquedo as b
+from livro import diagramas as dg
 
-# import_module, e não import: os módulos de lab/ só ficam visíveis depois do sys.path acima
-arq = importlib.import_module("arquitetura")
-b = importlib.import_module("brinquedo")
-dg = importlib.import_module("diagramas")
+LIVRO = RAIZ / "lab" / "livro"
 
 SVG = "{http://www.w3.org/2000/svg}"
 EM = dg.EM_POR_CARACTERE
@@ -223,7 +219,7 @@ def test_mapa_marca_o_passo_atual(k):
 # O módulo
 # ---------------------------------------------------------------------------
 def test_modulo_so_biblioteca_padrao_e_curto():
-    fonte = (LAB / "diagramas.py").read_text(encoding="utf-8")
+    fonte = (LIVRO / "diagramas.py").read_text(encoding="utf-8")
     assert len(fonte.splitlines()) < 600
     importados = set()
     for no in ast.walk(ast.parse(fonte)):
@@ -231,5 +227,5 @@ def test_modulo_so_biblioteca_padrao_e_curto():
             importados |= {a.name.split(".")[0] for a in no.names}
         elif isinstance(no, ast.ImportFrom):
             importados.add(no.module.split(".")[0])
-    locais = {"arquitetura", "brinquedo", "formato"}
+    locais = {"livro"}
     assert importados - locais <= set(sys.stdlib_module_names), importados - locais

@@ -1,13 +1,8 @@
 """arquitetura.GPT2_SMALL é a configuração do GPT-2 small que as páginas e os widgets leem
 (importar transformers custaria segundos por página e não existe no Pyodide); aqui ela é
 conferida, campo a campo, contra a própria biblioteca."""
-import os
-import sys
 
-RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(RAIZ, "lab"))
-
-import arquitetura as arq  # noqa: E402
+from livro import arquitetura as arq
 
 
 def test_igual_a_gpt2config():

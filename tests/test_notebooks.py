@@ -67,9 +67,10 @@ def _executa(caminho, pasta, ipc):
     # PIP_NO_INDEX: o `%pip install` do Colab, aqui, só confere o que já está instalado
     env = dict(os.environ, PYTHONPATH=str(bloqueios), HF_HUB_OFFLINE="1",
                TRANSFORMERS_OFFLINE="1", PYDEVD_DISABLE_FILE_VALIDATION="1", PIP_NO_INDEX="1")
-    # uma célula final confere que o myst-nb e a rede estavam mesmo fora do alcance
+    # uma célula final confere que o myst-nb e a rede estavam mesmo fora do alcance, diz de
+    # onde veio o pacote livro e devolve os valores que a página colou (livro.paginas.COLADOS)
     nb.cells.append(nbformat.v4.new_code_cell(textwrap.dedent("""
-        import socket
+        import json, socket, sys
         try:
             import myst_nb
         except ImportError:
@@ -78,6 +79,10 @@ def _executa(caminho, pasta, ipc):
             socket.create_connection(("192.0.2.1", 80), timeout=1)
         except OSError as e:
             print("sem rede" if "bloqueada" in str(e) else e)
+        import livro
+        _colados = sys.modules["livro.paginas"].COLADOS if "livro.paginas" in sys.modules else {}
+        print(json.dumps({"livro": livro.__file__,
+                          "colados": {k: v for k, v in _colados.items() if isinstance(v, str)}}))
     """)))
     # o kernel fala por sockets Unix (ipc), não por portas TCP: sem corrida por porta livre
     # (caminho curto: um socket Unix não passa de ~100 caracteres)
@@ -117,10 +122,44 @@ def test_notebook_sem_sintaxe_do_livro(caminho):
 def test_notebook_roda_sozinho(caminho, execucoes):
     nb, trabalho, erro = execucoes[caminho]
     assert erro is None, f"{caminho.name} falhou fora do livro:\n{erro}"
-    assert (trabalho / "brinquedo.py").exists() and (trabalho / "formato.py").exists()
+    assert (trabalho / "livro" / "__init__.py").exists() and (trabalho / "livro" / "formato.py").exists()
     # os prints da última célula podem chegar em mais de um pedaço de stdout: junta todos
     saida = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
-    assert saida.split() == ["sem", "myst_nb", "sem", "rede"]
+    linhas = saida.strip().splitlines()
+    assert linhas[:2] == ["sem myst_nb", "sem rede"], saida
+    # o pacote veio da pasta livro/ que o notebook gravou, não da instalação do repositório
+    import json
+
+    fim = json.loads(linhas[-1])
+    assert fim["livro"] == str(trabalho / "livro" / "__init__.py"), fim["livro"]
+
+
+@pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
+def test_notebook_da_os_mesmos_numeros_do_livro(caminho, execucoes):
+    """Fora do livro, cada valor de texto que a página cola é o mesmo que o build travou, e cada
+    saída de célula visível é a mesma que o notebook baixado traz (a do build)."""
+    import json
+
+    nb, trabalho, erro = execucoes[caminho]
+    assert erro is None, f"{caminho.name} falhou fora do livro:\n{erro}"
+    saida = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
+    colados = json.loads(saida.strip().splitlines()[-1])["colados"]
+    from livro_ext import razao
+
+    pagina = caminho.relative_to(PASTA).with_suffix("").as_posix()
+    lock = razao.ler_lock().get(pagina, {})
+    comuns = [k for k in colados if k in lock and isinstance(lock[k], str)]
+    if lock and any(not k.startswith(("celula:", "widget:")) for k in lock):
+        assert comuns, f"{pagina}: nenhum valor colado em comum com o lock"
+    difs = [f"{k}: {colados[k]!r} ≠ {lock[k]!r}" for k in comuns if colados[k].strip() != lock[k].strip()]
+    assert not difs, difs
+    original = nbformat.read(caminho, as_version=4)
+    for c0, c1 in zip(original.cells, nb.cells):
+        if c0.cell_type != "code" or not c0.get("outputs") or "nao-travar" in c0.metadata.get("tags", []):
+            continue  # (nao-travar: saídas que mudam a cada execução, como tempos)
+        texto = lambda c: [o.get("text") or o.get("data", {}).get("text/plain") for o in c.outputs
+                           if o.get("output_type") in ("stream", "execute_result")]
+        assert texto(c1) == texto(c0), c0.source[:200]
 
 
 # ---------------------------------------------------------------------------
@@ -158,7 +197,8 @@ def test_notebook_instala_o_que_o_colab_nao_tem(caminho):
 
     nb = nbformat.read(caminho, as_version=4)
     arquivos = _embutidos(nb)
-    locais = {n[:-3] for n in arquivos if n.endswith(".py")}
+    assert all(n.startswith("livro/") for n in arquivos), sorted(arquivos)
+    locais = {"livro"}
     textos = [c.source for c in nb.cells if c.cell_type == "code"]
     textos += [t for n, t in arquivos.items() if n.endswith(".py")]
     modulos = set()
@@ -212,7 +252,7 @@ def test_colab_do_laboratorio_abre_o_notebook_de_duas_horas(build):
 
 
 def test_repositorio_vem_do_github_actions():
-    import livro
+    from livro_ext import livro
 
     cfg = "https://github.com/transformers-livro/transformers-livro"
     assert livro.repositorio(cfg, {}) == cfg
@@ -228,7 +268,7 @@ def test_repositorio_vem_do_github_actions():
 def test_config_inited_troca_o_repositorio(monkeypatch):
     from types import SimpleNamespace
 
-    import livro
+    from livro_ext import livro
 
     monkeypatch.setenv("GITHUB_REPOSITORY", "fulana/meu-fork")
     config = SimpleNamespace(html_theme_options={"repository_url": "https://github.com/a/b",

@@ -4,7 +4,7 @@ A regra e as exceções estão no docstring de book/_ext/lint_numeros.py.
 """
 import textwrap
 
-import lint_numeros as lint
+from livro_ext import lint_numeros as lint
 
 from conftest import RAIZ
 

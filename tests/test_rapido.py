@@ -9,9 +9,9 @@ que célula veio cada chave. Isso dá duas garantias:
 """
 import pytest
 
-import rapido
-import razao
-import razao_pagina
+from livro_ext import rapido
+from livro_ext import razao
+from livro_ext import razao_pagina
 
 from conftest import RAIZ
 

@@ -7,18 +7,14 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 import time
 
 import pytest
 
-import razao
-import razao_pagina
+from livro_ext import razao
+from livro_ext import razao_pagina
 
 from conftest import RAIZ
-
-if str(RAIZ / "lab") not in sys.path:
-    sys.path.insert(0, str(RAIZ / "lab"))
 
 PY = RAIZ / ".venv" / "bin" / "python"
 JB = RAIZ / ".venv" / "bin" / "jupyter-book"
@@ -174,18 +170,25 @@ def _copia_do_repositorio(destino):
             shutil.copy2(orig, destino / nome)
 
 
+def _ambiente(copia):
+    """O pacote livro da cópia na frente do instalado (o kernel das páginas herda o ambiente)."""
+    import os
+
+    return dict(os.environ, PYTHONPATH=str(copia / "lab"))
+
+
 def _constroi(copia):
     shutil.rmtree(copia / "_build", ignore_errors=True)
     r = subprocess.run([str(JB), "build", str(copia), "--all", "--toc", str(copia / "toc_teste.yml")],
-                       cwd=copia, capture_output=True, text=True, timeout=600)
+                       cwd=copia, capture_output=True, text=True, timeout=600, env=_ambiente(copia))
     assert r.returncode == 0, f"o build da cópia falhou:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
     assert (copia / "_build" / "jupyter_execute" / (PAGINA + ".ipynb")).exists()
 
 
 def _verifica(copia):
-    return subprocess.run([str(PY), str(copia / "book/_ext/razao.py"), "verificar",
+    return subprocess.run([str(PY), "-m", "livro_ext.razao", "verificar",
                            str(copia / "_build"), "--parcial"],
-                          cwd=copia, capture_output=True, text=True, timeout=120)
+                          cwd=copia, capture_output=True, text=True, timeout=120, env=_ambiente(copia))
 
 
 @pytest.mark.lento
@@ -196,7 +199,7 @@ def test_peso_mudado_derruba_o_build_e_voltar_passa(tmp_path):
     copia = tmp_path / "livro"
     _copia_do_repositorio(copia)
     (copia / "toc_teste.yml").write_text(f"format: jb-book\nroot: {PAGINA}\n")
-    brinquedo = copia / "lab" / "brinquedo.py"
+    brinquedo = copia / "lab" / "livro" / "brinquedo.py"
     original = brinquedo.read_text(encoding="utf-8")
 
     brinquedo.write_text(original + MUDANCA, encoding="utf-8")
@@ -278,7 +281,7 @@ def test_widgets_do_html_entram_na_razao(tmp_path):
 
 
 def test_os_nove_widgets_entram_no_lock():
-    import widgets_api
+    from livro.widgets import api as widgets_api
 
     lock = razao.ler_lock()
     nos_widgets = {k.split(":", 1)[1] for itens in lock.values() for k in itens if k.startswith("widget:")}
@@ -289,7 +292,7 @@ def test_os_nove_widgets_entram_no_lock():
 
 
 def test_diagrama_entra_com_rotulos_e_formas():
-    import diagramas
+    from livro import diagramas
 
     dados = {"text/html": diagramas.caminho()._repr_html_(), "text/plain": "<Diagrama>"}
     v = razao.valor_glue(dados)
@@ -415,7 +418,7 @@ def test_nao_travar_tira_chaves_de_funcoes_da_pagina(tmp_path):
 
 def test_print_partido_em_dois_pedacos_da_a_mesma_razao():
     """Sob carga, um print pode chegar em dois pedaços de stream: a razão fica igual."""
-    import razao
+    from livro_ext import razao
     cel = {"cell_type": "code", "metadata": {}, "source": "print('a')"}
     inteiro = dict(cel, outputs=[{"output_type": "stream", "name": "stdout", "text": "x = 1\ny = 2\n"}])
     partido = dict(cel, outputs=[{"output_type": "stream", "name": "stdout", "text": "x = 1\n"},

@@ -4,15 +4,9 @@ A página de tokens e o widget mostram esta mensagem. Ela nomeia o pedaço com o
 página ensina (o token desconhecido de "o sofá e o chão" é "␣o", não "o") e lista os 12
 tokens, `<|endoftext|>` incluído.
 """
-import os
-import sys
-
 import pytest
 
-RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(RAIZ, "lab"))
-
-import brinquedo as b  # noqa: E402  (lab/ entra no caminho logo acima)
+from livro import brinquedo as b
 
 LISTA = ('Os 12 tokens são "o", "␣no", "␣gato", "␣muro", "␣sub", "iu", "␣telhado", "␣sofá", '
          '"␣chão", "␣e", "." e "<|endoftext|>" (o fim de texto, que não se digita).')
@@ -45,7 +39,7 @@ def test_a_lista_tem_todos_os_tokens():
 
 
 def test_continua_um_valueerror():
-    """widgets_api.py pega a recusa com `except ValueError`."""
+    """livro/widgets/api.py pega a recusa com `except ValueError`."""
     assert issubclass(b.ErroToken, ValueError)
     with pytest.raises(ValueError):
         b.codificar("o sofá e o chão")

@@ -9,16 +9,11 @@ tem de ser uma mensagem em português ou um HTML válido, e nunca:
 - uma saída gigante (a frase muito longa é cortada com aviso).
 """
 import json
-import os
 import re
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lab"))
-
-import widgets_api as w  # noqa: E402
-
+from livro.widgets import api as w
 MARCACAO = '"><img src=x onerror=alert(1)><b>negrito</b>'
 HOSTIS = [
     "1e308", "-1e308", "1e300", "-1e30", "1e30", "1e-300", "-1e-300", "1e-12", "0", "-0", "0,0000001",
@@ -38,7 +33,7 @@ def _acoes(nome):
 
 def _casos():
     for nome in w.WIDGETS:
-        padrao = w._funcoes(nome)[0]()
+        padrao = w.funcoes(nome)[0]()
         for campo in padrao:
             for valor in HOSTIS:
                 yield nome, campo, valor
@@ -66,7 +61,7 @@ def _confere(r, pedido):
 
 @pytest.mark.parametrize("nome", list(w.WIDGETS))
 def test_cada_campo_e_cada_acao_com_valores_hostis(nome):
-    padrao = w._funcoes(nome)[0]()
+    padrao = w.funcoes(nome)[0]()
     for acao in _acoes(nome):
         for campo in padrao:
             for valor in HOSTIS:
@@ -90,9 +85,9 @@ def test_json_ilegivel():
 
 
 def test_escape_em_conteudo_e_atributo():
-    from widgets_html import _e
-    assert _e(MARCACAO) == "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;b&gt;negrito&lt;/b&gt;"
-    assert _e("a'b&c") == "a&#x27;b&amp;c"
+    from livro.widgets.html import escapa
+    assert escapa(MARCACAO) == "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;b&gt;negrito&lt;/b&gt;"
+    assert escapa("a'b&c") == "a&#x27;b&amp;c"
 
 
 @pytest.mark.parametrize("logC,logN", [("20", "13"), ("26", "8"), ("20", "8"), ("26", "13")])

@@ -22,8 +22,8 @@ Números sem separador são permitidos: definições do cenário (d = 4, 5 token
 também, porque a vírgula ali separa linha e coluna. Um número com separador que não é um número do
 livro (uma versão, um nome de produto) só passa pela lista PERMITIDOS abaixo, com o motivo.
 
-    python book/_ext/lint_numeros.py            # verifica book/*.md
-    python book/_ext/lint_numeros.py a.md b.md  # verifica esses arquivos
+    python -m livro_ext.lint_numeros            # verifica book/*.md
+    python -m livro_ext.lint_numeros a.md b.md  # verifica esses arquivos
 """
 from __future__ import annotations
 
@@ -31,8 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import myst  # noqa: E402  (o leitor de MyST compartilhado com notebooks.py)
+from livro_ext import myst  # noqa: E402  (o leitor de MyST compartilhado com notebooks.py)
 
 RAIZ = Path(__file__).resolve().parents[2]
 

@@ -11,9 +11,6 @@ As páginas usam os endereços pelas substituições do MyST (ver `enderecos`), 
 import importlib
 import os
 import re
-import sys
-
-sys.path.insert(0, os.path.dirname(__file__))
 
 # Cada peça é um módulo com setup(app); uma peça ausente é simplesmente pulada.
 PECAS = ["widgets", "notebooks", "razao_pagina", "tema"]
@@ -62,9 +59,9 @@ def setup(app):
     app.connect("config-inited", no_config)
     for nome in PECAS:
         try:
-            mod = importlib.import_module(nome)
+            mod = importlib.import_module(f"livro_ext.{nome}")
         except ModuleNotFoundError as e:
-            if e.name != nome:
+            if e.name != f"livro_ext.{nome}":
                 raise
             continue
         mod.setup(app)

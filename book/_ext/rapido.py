@@ -4,14 +4,14 @@ O `make book` leva minutos; para saber se uma mudança em `lab/` moveu algum nú
 leitor vê, basta rodar o código das páginas. Este script lê cada `book/*.md` (como o
 myst-nb lê), executa as células de código em ordem num IPython sem kernel (uma página por
 processo, em paralelo), recolhe os glue e as saídas exatamente como o build as grava, e
-monta o HTML de cada ```{widget}``` chamando `lab/widgets_api.py` como a diretiva faz.
+monta o HTML de cada ```{widget}``` chamando `lab/livro/widgets/api.py` como a diretiva faz.
 Depois passa tudo pela mesma regra de `razao.py` (o que entra, o que fica de fora) e
 compara com `book/numeros.lock.json`.
 
-    python book/_ext/rapido.py                     # todas as páginas; sai 1 se algo mudou
-    python book/_ext/rapido.py book/saida.md       # só estas páginas
-    python book/_ext/rapido.py --brinquedo /tmp/b.py   # com outro lab/brinquedo.py
-    python book/_ext/rapido.py --json saida.json   # grava a razão rápida
+    python -m livro_ext.rapido                     # todas as páginas; sai 1 se algo mudou
+    python -m livro_ext.rapido book/saida.md       # só estas páginas
+    python -m livro_ext.rapido --brinquedo /tmp/b.py   # com outro lab/livro/brinquedo.py
+    python -m livro_ext.rapido --json saida.json   # grava a razão rápida
 
 Ele não substitui o `make test`: figuras, texto das páginas e o navegador ficam de fora.
 Uma página que falha ao executar aparece como uma linha `! página: erro`.
@@ -28,12 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-AQUI = Path(__file__).resolve().parent
-if str(AQUI) not in sys.path:
-    sys.path.insert(0, str(AQUI))
-
-import razao  # noqa: E402
-import razao_codigo  # noqa: E402
+from livro_ext import razao, razao_codigo
 
 RAIZ = razao.RAIZ
 PREFIXO_GLUE = "application/papermill.record/"
@@ -62,15 +57,15 @@ def _executa_pagina(md: Path, brinquedo: str | None) -> dict:
 
     os.environ.setdefault("MPLBACKEND", "Agg")
     os.chdir(md.parent)                     # o myst-nb executa na pasta da página
-    lab = str(RAIZ / "lab")
-    if lab not in sys.path:
-        sys.path.insert(0, lab)
-    if brinquedo:                           # outro brinquedo.py, já no lugar do original
+    if brinquedo:                           # outro brinquedo.py, no lugar de livro.brinquedo
         import importlib.util
 
-        spec = importlib.util.spec_from_file_location("brinquedo", brinquedo)
+        import livro
+
+        spec = importlib.util.spec_from_file_location("livro.brinquedo", brinquedo)
         mod = importlib.util.module_from_spec(spec)
-        sys.modules["brinquedo"] = mod
+        sys.modules["livro.brinquedo"] = mod
+        livro.brinquedo = mod
         spec.loader.exec_module(mod)
 
     from IPython.core.displayhook import DisplayHook
@@ -169,7 +164,7 @@ def _executa_pagina(md: Path, brinquedo: str | None) -> dict:
         cell.outputs = fica
     widgets = {}
     try:
-        import widgets_api
+        from livro.widgets import api as widgets_api
 
         html = []
         vistos = {}
@@ -211,9 +206,7 @@ def executar(mds, brinquedo=None, trabalhadores=None, pasta_tmp=None) -> dict:
     def roda(md):
         pagina = md.with_suffix("").relative_to(RAIZ).as_posix()
         saida = tmp / (pagina.replace("/", "__") + ".json")
-        cmd = [sys.executable, "-c",
-               "import sys; sys.path.insert(0, sys.argv[1]); import rapido; rapido._filho(*sys.argv[2:5])",
-               str(AQUI), str(md), brinquedo or "", str(saida)]
+        cmd = [sys.executable, "-m", "livro_ext.rapido", "--filho", str(md), brinquedo or "", str(saida)]
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
         if not saida.exists():
             return pagina, {"erro": (p.stderr or p.stdout).strip()[-500:] or f"saiu com {p.returncode}"}
@@ -250,9 +243,13 @@ def comparar(resultados: dict, lock: Path = razao.LOCK) -> list[str]:
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--filho"]:             # o processo de uma página (ver `executar`)
+        _filho(*argv[1:4])
+        return 0
     ap = argparse.ArgumentParser(description="A razão de números sem o Sphinx.")
     ap.add_argument("paginas", nargs="*", help="book/x.md (padrão: todas)")
-    ap.add_argument("--brinquedo", help="um brinquedo.py para usar no lugar de lab/brinquedo.py")
+    ap.add_argument("--brinquedo", help="um brinquedo.py para usar no lugar de lab/livro/brinquedo.py")
     ap.add_argument("--lock", default=str(razao.LOCK))
     ap.add_argument("--json", help="grava a razão rápida neste arquivo")
     ap.add_argument("-j", type=int, default=None, help="processos em paralelo (padrão: os núcleos)")

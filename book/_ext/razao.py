@@ -3,7 +3,7 @@
 Depois de um build, `gerar` junta num arquivo (`_build/numeros.json`):
 
 - cada valor colado com `cola` (ou `glue`), como o leitor o vê: a string, o LaTeX, a tabela
-  em Markdown, "(figura)" para uma figura; um diagrama (HTML/SVG de lab/diagramas.py) entra
+  em Markdown, "(figura)" para uma figura; um diagrama (HTML/SVG de lab/livro/diagramas.py) entra
   como o seu texto visível: a descrição (aria-label), o título e cada rótulo numa linha, então
   uma forma que muda ("5 × 4" → "5 × 8") aparece;
 - cada saída de texto de uma célula de código visível (stdout, e o resultado da célula,
@@ -21,9 +21,9 @@ o segundo widget igual na mesma página é `widget:saida-2`). A cópia travada f
 (página, chave, valor velho → valor novo; num valor de várias linhas, a linha que mudou),
 e também por chave nova (+) ou sumida (-).
 
-    python book/_ext/razao.py gerar _build       # escreve _build/numeros.json
-    python book/_ext/razao.py verificar _build   # compara com book/numeros.lock.json
-    python book/_ext/razao.py aceitar _build     # copia _build/numeros.json para o lock
+    python -m livro_ext.razao gerar _build       # escreve _build/numeros.json
+    python -m livro_ext.razao verificar _build   # compara com book/numeros.lock.json
+    python -m livro_ext.razao aceitar _build     # copia _build/numeros.json para o lock
 
 Valores que nunca entram: um valor colado com caractere de controle (um TAB, um \\f, um
 \\b: quase sempre LaTeX numa string sem r"...", em que "\\times" vira TAB + "imes") ou
@@ -57,10 +57,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula  # noqa: E402
-from razao_texto import CLASSE_WIDGET, floats_curtos, texto, valor_glue, valor_saida, widgets_no_html  # noqa: E402
-
+from livro_ext.razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
+from livro_ext.razao_texto import CLASSE_WIDGET, floats_curtos, texto, valor_glue, valor_saida, widgets_no_html
 RAIZ = Path(__file__).resolve().parents[2]
 LOCK = RAIZ / "book" / "numeros.lock.json"
 NOME = "numeros.json"

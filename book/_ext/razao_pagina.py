@@ -3,33 +3,27 @@ from __future__ import annotations
 
 import html as html_mod
 import re
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock  # noqa: E402
-from razao_codigo import WIDGET_MD, Varredor, especificidade  # noqa: E402
-from razao_texto import FIGURA  # noqa: E402
-
-
+from livro_ext.razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock
+from livro_ext.razao_codigo import WIDGET_MD, Varredor, especificidade
+from livro_ext.razao_texto import FIGURA
 # ---------------------------------------------------------------------------
 # A página para instrutores: a diretiva {razao}
 # ---------------------------------------------------------------------------
 
 
 def _funcao_do_widget(nome: str) -> str:
-    """'lab/widgets_MODULO.py:LINHA, função F' que calcula um widget (ou "")."""
+    """'lab/livro/widgets/MODULO.py:LINHA, função F' que calcula um widget (ou "")."""
     try:
         import inspect
 
-        lab = str(RAIZ / "lab")
-        if lab not in sys.path:
-            sys.path.insert(0, lab)
-        import widgets_api
+        from livro.widgets import api as widgets_api
 
-        f = widgets_api._funcoes(nome)[2]
+        f = widgets_api.funcoes(nome)[2]
         _, linha = inspect.getsourcelines(f)
-        return f"lab/{Path(inspect.getsourcefile(f)).name}:{linha}, função {f.__name__}"
+        arquivo = Path(inspect.getsourcefile(f)).resolve().relative_to(RAIZ).as_posix()
+        return f"{arquivo}:{linha}, função {f.__name__}"
     except Exception:
         return ""
 

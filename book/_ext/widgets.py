@@ -3,7 +3,7 @@
     ```{widget} tokens
     ```
 
-No build, a diretiva chama `lab/widgets_api.py` (o mesmo arquivo que o
+No build, a diretiva chama `livro.widgets.api` (o mesmo arquivo que o
 navegador roda no Pyodide) e põe na página os controles e os números do
 estado inicial: quem lê sem JavaScript vê o widget parado, mas com os
 números certos. As páginas com widget, e só elas, ganham
@@ -13,20 +13,11 @@ No fim do build (evento `build-finished`), `pos_build.py` põe no site o runtime
 do navegador (MathJax, Pyodide enxuto, os arquivos Python e o manifesto): um
 `jupyter-book build .` simples já dá um site completo.
 """
-import os
-import sys
-
 from docutils import nodes
 from docutils.parsers.rst import Directive
 
-LAB = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "lab"))
-if LAB not in sys.path:
-    sys.path.insert(0, LAB)
-
-import widgets_api  # noqa: E402
-
-sys.path.insert(0, os.path.dirname(__file__))
-import pos_build  # noqa: E402
+from livro.widgets import api as widgets_api
+from livro_ext import pos_build
 
 MARCA = 'class="livro-widget"'
 

@@ -7,11 +7,11 @@ Nenhum número esperado fica aqui: a referência é o CPython, calculada na hora
 import json
 import math
 
-import arquitetura as arq
-import brinquedo as b
-import formato as f
-import widgets_api as w
-import widgets_passos as wp
+from livro import arquitetura as arq
+from livro import brinquedo as b
+from livro import formato as f
+from livro.widgets import api as w
+from livro.widgets import passos as wp
 
 
 def _limpa(x):

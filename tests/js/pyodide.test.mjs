@@ -1,7 +1,7 @@
 // O brinquedo no Pyodide (o Python dos widgets) dá os mesmos números que no CPython.
 //
 // Roda offline: o Pyodide vem de node_modules/pyodide, e o Python do livro é a roda que o
-// build faz (book/_ext/pos_build.py --roda: pyodide-build compila e registra num lock),
+// build faz (livro_ext.pos_build --roda: pyodide-build compila e registra num lock),
 // instalada com loadPackage como no navegador. A referência é calculada na
 // hora pelo CPython do projeto (.venv/bin/python) rodando os mesmos casos
 // (tests/js/casos.py); nada de número copiado aqui.
@@ -16,10 +16,14 @@ import { loadPyodide } from "pyodide";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
-const POS_BUILD = join(RAIZ, "book", "_ext", "pos_build.py");
+const POS_BUILD = ["-m", "livro_ext.pos_build"];
 const CASOS = join(RAIZ, "tests", "js", "casos.py");
-// A única lista dos arquivos Python do navegador e da biblioteca padrão enxuta (pos_build.py).
-const MANIFESTO = JSON.parse(execFileSync(PYTHON, [POS_BUILD, "--manifesto"], { encoding: "utf8" }));
+// A única lista dos arquivos Python do navegador (derivada dos imports de livro.widgets,
+// caminhos como "livro/widgets/api.py") e da biblioteca padrão enxuta (pos_build.py).
+const MANIFESTO = JSON.parse(execFileSync(PYTHON, [...POS_BUILD, "--manifesto"], { encoding: "utf8" }));
+const LAB = MANIFESTO.lab;
+// o site-packages do Pyodide, onde o loadPackage instala a roda do livro
+const SITE = "import sys; '/lib/python%d.%d/site-packages' % sys.version_info[:2]";
 const INDEX = join(RAIZ, "node_modules", "pyodide") + "/";
 
 let cpython;
@@ -30,18 +34,19 @@ let modulosUsados;
 let roda; // a pasta com a roda do livro, o pyodide-lock.json e a biblioteca padrão compilada
 
 function rodaCPython() {
-  const codigo = `import sys; sys.path[:0] = [${JSON.stringify(join(RAIZ, "lab"))}, ${JSON.stringify(dirname(CASOS))}]\n` +
-    "import casos; print(casos.casos())";
-  return JSON.parse(execFileSync(PYTHON, ["-c", codigo], { encoding: "utf8", maxBuffer: 64 << 20 }));
+  // o pacote livro vem da instalação do .venv; casos.py, da pasta de trabalho (python -c)
+  return JSON.parse(execFileSync(PYTHON, ["-c", "import casos; print(casos.casos())"],
+    { encoding: "utf8", maxBuffer: 64 << 20, cwd: dirname(CASOS) }));
 }
 
 async function pyodideCom(opcoes) {
   const p = await loadPyodide({ indexURL: INDEX, stdout: () => {}, stderr: () => {},
     lockFileURL: join(roda, "pyodide-lock.json"), packageBaseUrl: roda + "/", ...opcoes });
+  // como o worker: a roda do livro, do lock que o pyodide-build escreveu
   await p.loadPackage(MANIFESTO.pacote, { messageCallback: () => {}, errorCallback: () => {} });
-  p.FS.mkdirTree("/casos");
-  p.FS.writeFile("/casos/casos.py", readFileSync(CASOS, "utf8"));
-  p.runPython("import sys; sys.path.insert(0, '/casos')");
+  const site = p.runPython(SITE);
+  p.FS.writeFile(`${site}/casos.py`, readFileSync(CASOS, "utf8"));
+  p.runPython(`import sys; sys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
   return p;
 }
 
@@ -49,7 +54,7 @@ before(async () => {
   assert.ok(existsSync(PYTHON), `falta ${PYTHON}: rode \`make setup\``);
   cpython = rodaCPython();
   roda = mkdtempSync(join(tmpdir(), "roda-"));
-  execFileSync(PYTHON, [POS_BUILD, "--roda", roda]);
+  execFileSync(PYTHON, [...POS_BUILD, "--roda", roda]);
   py = await pyodideCom({});
   pyodide = JSON.parse(py.runPython("import casos; casos.casos()"));
   // Os arquivos da biblioteca padrão que os casos (todos os widgets) de fato importaram.
@@ -83,6 +88,13 @@ test("o Pyodide é o Python que os widgets usam (3.x, só a roda do livro)", () 
   assert.match(versao, /^3\.\d+$/);
   assert.equal(py.runPython("import sys; 'numpy' in sys.modules"), false);
   assert.deepEqual(Object.keys(py.loadedPackages), [MANIFESTO.pacote]);
+});
+
+test("o pacote livro vem do site-packages do Pyodide (a roda, em bytecode), sem mexer no sys.path", () => {
+  const site = py.runPython(SITE);
+  assert.ok(py.runPython(`import sys; ${JSON.stringify(site)} in sys.path`));
+  assert.equal(py.runPython("import livro.widgets.api as a; a.__file__"), `${site}/livro/widgets/api.pyc`);
+  assert.ok(LAB.includes("livro/__init__.py") && LAB.includes("livro/widgets/api.py"));
 });
 
 test("as mesmas chaves de casos nos dois lados", () => {

@@ -11,14 +11,11 @@ de verdade já está no cache do Hugging Face desta máquina (senão, são pulad
 """
 import glob
 import os
-import sys
 
 import pytest
 
 RAIZ = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAB = os.path.join(RAIZ, "lab")
-if LAB not in sys.path:
-    sys.path.insert(0, LAB)
 
 # o GPT-2 minúsculo; pesos com desvio 0,3 para que as ativações sejam da ordem de 1
 # (com o 0,02 do GPT-2, tudo seria tão pequeno que qualquer diferença passaria por zero), e
@@ -34,7 +31,7 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def cache_minusculo(tmp_path_factory):
     """O cache temporário com o GPT-2 minúsculo: {'raiz', 'snapshot', 'env'}."""
-    import gpt2_cache
+    from livro.gpt2 import cache as gpt2_cache
     from transformers import GPT2Config
 
     raiz = str(tmp_path_factory.mktemp("hf"))
@@ -48,7 +45,7 @@ def cache_minusculo(tmp_path_factory):
 @pytest.fixture(scope="session")
 def minusculo(cache_minusculo):
     """(modelo, tok) do GPT-2 minúsculo, carregados neste processo pela pasta do snapshot."""
-    import gpt2_lab
+    from livro.gpt2 import lab as gpt2_lab
 
     return gpt2_lab.carrega(cache_minusculo["snapshot"])
 
@@ -62,7 +59,7 @@ def gpt2_real():
     if not isinstance(caminho, str):
         pytest.skip("o GPT-2 small não está no cache do Hugging Face desta máquina "
                     "(rode o laboratório uma vez com internet para baixá-lo)")
-    import gpt2_lab
+    from livro.gpt2 import lab as gpt2_lab
 
     modelo, tok = gpt2_lab.carrega(os.path.dirname(caminho))
     if not gpt2_lab.pesos_reais(modelo):

@@ -75,7 +75,7 @@ def test_4_logit_lens(execucao):
 
 
 def test_5_parametros_do_minusculo(execucao):
-    import gpt2_contas
+    from livro.gpt2 import contas as gpt2_contas
     from transformers import GPT2Config
 
     r = execucao["r"][5]
@@ -102,7 +102,7 @@ def test_numeros_com_virgula(execucao):
 
 def test_so_6_nao_carrega_o_gpt2(tmp_path):
     """--so 6 (e 2) não precisam do modelo: rodam até sem cache e sem rede."""
-    import gpt2_cache
+    from livro.gpt2 import cache as gpt2_cache
 
     env = gpt2_cache.ambiente(str(tmp_path))
     r = subprocess.run([sys.executable, SCRIPT, "--so", "6"], env=env, capture_output=True,

@@ -1,8 +1,8 @@
 """O brinquedo é um GPT-2 de verdade: os mesmos pesos no GPT2LMHeadModel dão os mesmos números."""
 import pytest
 
-import brinquedo as b
-import brinquedo_hf as bh
+from livro import brinquedo as b
+from livro import brinquedo_hf as bh
 
 TOL = 1e-12  # float64: o que sobra é só a ordem das somas (medido: cerca de 2e-14)
 

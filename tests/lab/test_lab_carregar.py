@@ -41,7 +41,7 @@ def test_from_pretrained_gpt2_sem_mudanca_carrega_o_minusculo(cache_minusculo):
 
 def test_sem_o_cache_e_offline_o_carregamento_falha(tmp_path):
     """Controle: sem o cache, o mesmo código não acha nada (logo, o teste acima não é de graça)."""
-    import gpt2_cache
+    from livro.gpt2 import cache as gpt2_cache
 
     env = gpt2_cache.ambiente(str(tmp_path))
     r = subprocess.run([sys.executable, "-c", SONDA], env=env, capture_output=True, text=True,
@@ -61,7 +61,7 @@ def test_tokenizador_real(minusculo):
 
 
 def test_arquivos_bpe_sao_os_do_gpt2():
-    import gpt2_contas
+    from livro.gpt2 import contas as gpt2_contas
 
     encoder, merges = gpt2_contas.arquivos_bpe()
     vocab = json.load(open(encoder, encoding="utf-8"))
@@ -77,7 +77,7 @@ FRASES = ["Data visualization empowers users to", "O gato subiu no telhado.",
 
 def test_bpe_leve_da_pagina_igual_ao_transformers(minusculo):
     """A página do livro tokeniza com `tokenizers` puro; tem de dar os mesmos ids."""
-    import gpt2_contas
+    from livro.gpt2 import contas as gpt2_contas
 
     _, tok = minusculo
     tk = gpt2_contas.bpe_gpt2()
@@ -91,8 +91,8 @@ def test_contas_pela_formula_batem_com_o_gpt2config():
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel
 
-    import gpt2_contas
-    import gpt2_lab
+    from livro.gpt2 import contas as gpt2_contas
+    from livro.gpt2 import lab as gpt2_lab
 
     with torch.device("meta"):
         modelo = GPT2LMHeadModel(GPT2Config())
@@ -109,7 +109,7 @@ def test_contas_pela_formula_batem_com_o_gpt2config():
     assert formula["pecas"] == contados["pecas"]
     assert formula["total"] == contados["total"]
     assert gpt2_contas.parametros_formula(GPT2Config()) == formula
-    import arquitetura
+    from livro import arquitetura
 
     assert arquitetura.params_gpt2()["total"] == formula["total"]
     assert arquitetura.params_gpt2()["bloco"] == formula["bloco"]
@@ -121,8 +121,8 @@ def test_formula_vale_para_outras_formas(cfg):
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel
 
-    import gpt2_contas
-    import gpt2_lab
+    from livro.gpt2 import contas as gpt2_contas
+    from livro.gpt2 import lab as gpt2_lab
 
     with torch.device("meta"):
         modelo = GPT2LMHeadModel(GPT2Config(**cfg))
@@ -134,5 +134,6 @@ def test_formula_vale_para_outras_formas(cfg):
 
 def test_lab_nao_tem_pesos_nem_caches_soltos():
     """Nada pesado entra no repositório por engano."""
-    grandes = [n for n in os.listdir(LAB) if os.path.getsize(os.path.join(LAB, n)) > 2_000_000]
+    grandes = [os.path.join(d, n) for d, _, nomes in os.walk(LAB) for n in nomes
+               if os.path.getsize(os.path.join(d, n)) > 2_000_000]
     assert not grandes

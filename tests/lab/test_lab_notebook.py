@@ -2,7 +2,6 @@
 import os
 import re
 import shutil
-import sys
 import tempfile
 
 import nbformat
@@ -14,8 +13,7 @@ NOTEBOOK = os.path.join(LAB, "laboratorio_gpt2.ipynb")
 
 
 def _gerador():
-    sys.path.insert(0, LAB)
-    import laboratorio_notebook
+    from livro.gpt2 import notebook as laboratorio_notebook
 
     return laboratorio_notebook
 
@@ -46,7 +44,7 @@ def saida_texto(nb):
 
 
 def test_ipynb_em_dia_com_a_fonte():
-    assert _gerador().main(["--confere"]) == 0, "rode: python lab/laboratorio_notebook.py"
+    assert _gerador().main(["--confere"]) == 0, "rode: python -m livro.gpt2.notebook"
 
 
 def test_ipynb_sem_saidas_e_valido():
@@ -65,7 +63,7 @@ def test_preparo_para_o_colab():
     assert f'URL_LAB = "{url}"' in primeira
     arquivos = [a.strip() for a in re.search(r"ARQUIVOS = \(([^)]*)\)", primeira).group(1)
                 .replace('"', "").replace("\n", " ").split(",") if a.strip()]
-    import gpt2_lab
+    from livro.gpt2 import lab as gpt2_lab
 
     assert tuple(arquivos) == gpt2_lab.ARQUIVOS          # o Colab baixa tudo que o lab importa
     for arquivo in arquivos:
@@ -103,7 +101,7 @@ def test_nove_secoes_cada_uma_com_checkpoint():
 
 
 def test_celulas_curtas():
-    """As contas moram em gpt2_lab.py; o notebook só chama e mostra."""
+    """As contas moram em livro/gpt2/lab.py; o notebook só chama e mostra."""
     nb = nbformat.read(NOTEBOOK, as_version=4)
     for c in nb.cells:
         if c.cell_type == "code":

@@ -11,14 +11,15 @@ import sys
 
 import pytest
 
-import gpt2_lab as gl
+from livro.dados import valores_curso
+from livro.gpt2 import lab as gl
 
 from .conftest import LAB
 from .test_lab_notebook import executa, saida_texto
 
 pytestmark = pytest.mark.pesos_reais
 
-VALORES = json.load(open(os.path.join(LAB, "valores_curso.json"), encoding="utf-8"))["valores"]
+VALORES = valores_curso()
 CONFERIVEIS = {k for k, v in VALORES.items() if v["tipo"] != "referencia"}
 SECOES = gl.SECOES
 

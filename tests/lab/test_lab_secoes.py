@@ -1,14 +1,14 @@
-"""As funções das nove seções (lab/gpt2_*.py, reunidas em gpt2_lab), no GPT-2 minúsculo, e as
+"""As funções das nove seções (lab/livro/gpt2/*.py, reunidas em gpt2_lab), no GPT-2 minúsculo, e as
 peças com conta à mão."""
-import json
 import math
 import os
 
 import pytest
 import torch
 
-import gpt2_caminho
-import gpt2_lab as gl
+from livro.gpt2 import caminho as gpt2_caminho
+from livro.dados import valores_curso
+from livro.gpt2 import lab as gl
 
 from .conftest import LAB, MINUSCULO
 
@@ -274,7 +274,7 @@ def test_9_decodifica(minusculo):
 
 # ------------------------------------------------------------------ valores do curso
 
-VALORES = json.load(open(os.path.join(LAB, "valores_curso.json"), encoding="utf-8"))["valores"]
+VALORES = valores_curso()
 
 
 def test_json_do_curso_bem_formado():
@@ -326,10 +326,13 @@ def test_curso_pula_sem_pesos():
 
 # ------------------------------------------------------------------ a divisão em módulos
 
+GPT2 = os.path.join(LAB, "livro", "gpt2")
+
+
 def test_nenhum_modulo_do_laboratorio_passa_de_600_linhas():
-    for nome in os.listdir(LAB):
-        if nome.startswith("gpt2_") and nome.endswith(".py"):
-            with open(os.path.join(LAB, nome), encoding="utf-8") as f:
+    for nome in os.listdir(GPT2):
+        if nome.endswith(".py"):
+            with open(os.path.join(GPT2, nome), encoding="utf-8") as f:
                 assert len(f.read().splitlines()) <= 600, nome
 
 
@@ -344,5 +347,6 @@ def test_forma_do_small_vem_do_gpt2config():
 def test_arquivos_do_colab_existem():
     for nome in gl.ARQUIVOS:
         assert os.path.exists(os.path.join(LAB, nome)), nome
-    modulos = {n for n in os.listdir(LAB) if n.startswith("gpt2_") and n.endswith(".py")}
-    assert modulos - {"gpt2_cache.py"} <= set(gl.ARQUIVOS)
+    modulos = {f"livro/gpt2/{n}" for n in os.listdir(GPT2) if n.endswith(".py")}
+    # o cache minúsculo dos testes e o gerador do .ipynb não vão para o Colab
+    assert modulos - {"livro/gpt2/cache.py", "livro/gpt2/notebook.py"} <= set(gl.ARQUIVOS)

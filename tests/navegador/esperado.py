@@ -5,16 +5,11 @@ as respostas de widgets_api.responder para os mesmos pedidos que o teste faz
 clicando na página, e alguns fatos do brinquedo (o token escolhido, o texto final).
 """
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "lab"))
-
-import brinquedo as b  # noqa: E402
-import widgets_api as w  # noqa: E402
-import widgets_geracao as wg  # noqa: E402
-
-
+from livro import brinquedo as b
+from livro.widgets import api as w
+from livro.widgets import geracao as wg
 def fatos():
     z = b.modelo(b.IDS_PROMPT)["z"][-1]
     curso = wg.PRESETS_PROXIMO["padrao"]

@@ -1,7 +1,7 @@
 // Os widgets do livro, lado do navegador.
 //
 // Só liga os controles a um Web Worker (worker.mjs) que roda o Python do
-// livro no Pyodide: toda conta e todo número vêm de lab/widgets_api.py, o
+// livro no Pyodide: toda conta e todo número vêm de livro.widgets.api (lab/livro/widgets/api.py), o
 // mesmo arquivo que a diretiva {widget} chama no build. A página já vem com
 // os números do build; este arquivo só os troca quando o Python responde.
 //

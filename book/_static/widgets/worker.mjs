@@ -3,7 +3,7 @@
 // feitos no build pelo pyodide-build, já em bytecode), e responde aos pedidos da página
 // com a função responder_json do livro.
 //
-// O que ele busca está em _static/pyodide/manifesto.json (escrito por book/_ext/pos_build.py):
+// O que ele busca está em _static/pyodide/manifesto.json (escrito por livro_ext.pos_build):
 // nome, bytes e hash de cada arquivo. A carga foi feita para a rede de um celular:
 // - cada arquivo vai para o Cache API do navegador assim que chega inteiro; o .wasm e o
 //   pyodide.asm.js vêm em pedaços de gzip, então uma recarga continua do último pedaço

@@ -40,7 +40,7 @@ PROMPTS_CONFIANCA = {  # um prompt em que o modelo tem certeza e um em que não 
 def config_small():
     """O GPT-2 small com os nomes do GPT2Config, a partir de arquitetura.GPT2_SMALL (a fonte única
     da configuração no livro; tests/test_gpt2_config.py a confere contra o transformers)."""
-    import arquitetura
+    from livro import arquitetura
 
     g = arquitetura.GPT2_SMALL
     return SimpleNamespace(n_embd=g["d"], n_layer=g["n_camadas"], n_head=g["n_cabecas"],

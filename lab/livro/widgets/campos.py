@@ -5,7 +5,7 @@ mostra; nenhuma função aqui deixa escapar outra exceção.
 """
 import math
 
-from formato import inteiro
+from livro.formato import inteiro
 
 # O maior valor que um campo numérico aceita. O brinquedo trabalha com números de
 # ordem 1; acima disto as contas só acumulam dígitos (e 1e308 estoura o quadrado
@@ -60,15 +60,15 @@ def ler_inteiro(valor, rotulo, minimo, maximo):
     return int(v)
 
 
-def _inteiro_se_der(v):
+def inteiro_se_der(v):
     return int(v) if v is not None and v == int(v) else v
 
 
-def _ligado(valor):
+def ligado(valor):
     return valor is True or str(valor).lower() in ("1", "true", "on", "sim")
 
 
-def _casas(valores, maximo=3):
+def casas_exatas(valores, maximo=3):
     """Menos casas que mostram todos os valores exatos (pesos como 0,5 e -2)."""
     for k in range(maximo + 1):
         if all(abs(round(x, k) - x) < 1e-12 for x in valores):

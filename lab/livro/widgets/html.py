@@ -3,8 +3,8 @@
 A regra, num lugar só:
 
 - todo texto que pode ter vindo do leitor (o que ele digitou, um token, uma frase,
-  uma mensagem de erro que cita a entrada) passa por `_e` antes de entrar no HTML,
-  em conteúdo **e** em atributos (`_e` escapa & < > " ');
+  uma mensagem de erro que cita a entrada) passa por `escapa` antes de entrar no HTML,
+  em conteúdo **e** em atributos (`escapa` escapa & < > " ');
 - os números entram já formatados por `formato.py`, que só produz dígitos, vírgula,
   ponto, sinais e símbolos fixos (nenhum `<`, `&` ou aspas);
 - rótulos, títulos e legendas fixos do código (com `<strong>`, `<code>`, `&lt;`)
@@ -16,18 +16,18 @@ A regra, num lugar só:
 """
 import math
 
-import brinquedo as b
-from formato import celula
+from livro import brinquedo as b
+from livro.formato import celula
 
 _ESCAPA = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
 
 
-def _e(s):
+def escapa(s):
     """O mesmo que html.escape(s, quote=True), sem importar `html` no navegador."""
     return str(s).translate(_ESCAPA)
 
 
-def _sub(s):
+def subscrito(s):
     """Índices como subscrito: 'x' + '23' -> x₂₃ (só dígitos)."""
     return str(s).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
@@ -53,13 +53,13 @@ def matriz(M, casas=3, linhas=None, cols=None, foco=None, mudou=None, calor=Fals
         out.append(f"<caption>{legenda}</caption>")
     if cols:
         out.append("<thead><tr>" + ("<td></td>" if linhas else "")
-                   + "".join(f'<th scope="col">{_e(c)}</th>' for c in cols) + "</tr></thead>")
+                   + "".join(f'<th scope="col">{escapa(c)}</th>' for c in cols) + "</tr></thead>")
     out.append("<tbody>")
     for i, linha in enumerate(M):
         cls = ' class="lw-foco"' if foco == i else ""
         out.append(f"<tr{cls}>")
         if linhas:
-            out.append(f'<th scope="row">{_e(linhas[i])}</th>')
+            out.append(f'<th scope="row">{escapa(linhas[i])}</th>')
         for j, x in enumerate(linha):
             c = []
             estilo = ""
@@ -80,72 +80,72 @@ def matriz(M, casas=3, linhas=None, cols=None, foco=None, mudou=None, calor=Fals
 def barras(itens, cabecalho):
     """Barras horizontais: itens = [(rótulo, fração 0..1, [textos simples], classe)]."""
     out = ['<table class="lw-barras"><thead><tr>']
-    out += [f'<th scope="col">{_e(h)}</th>' for h in cabecalho]
+    out += [f'<th scope="col">{escapa(h)}</th>' for h in cabecalho]
     out.append("</tr></thead><tbody>")
     for rotulo, frac, textos, classe in itens:
         cls = f' class="{classe}"' if classe else ""
-        out.append(f'<tr{cls}><th scope="row">{_e(rotulo)}</th>'
+        out.append(f'<tr{cls}><th scope="row">{escapa(rotulo)}</th>'
                    f'<td class="lw-barra-cel"><span class="lw-barra" style="--p:{max(0.0, min(1.0, frac)):.4f}">'
                    f"</span></td>")
-        out += [f"<td>{_e(t)}</td>" for t in textos]
+        out += [f"<td>{escapa(t)}</td>" for t in textos]
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)
 
 
-def _campo_texto(nome, rotulo, valor, largura=6, dica=None):
-    d = f' title="{_e(dica)}"' if dica else ""
+def campo_texto(nome, rotulo, valor, largura=6, dica=None):
+    d = f' title="{escapa(dica)}"' if dica else ""
     return (f'<label class="lw-campo"{d}><span>{rotulo}</span>'
-            f'<input type="text" name="{nome}" value="{_e(valor)}" size="{largura}" '
+            f'<input type="text" name="{nome}" value="{escapa(valor)}" size="{largura}" '
             f'inputmode="decimal" autocomplete="off" spellcheck="false" disabled></label>')
 
 
-def _campo_lista(nome, rotulo, opcoes, valor, acao=None):
+def campo_lista(nome, rotulo, opcoes, valor, acao=None):
     a = f' data-acao="{acao}"' if acao else ""
-    ops = "".join(f'<option value="{_e(v)}"{" selected" if str(v) == str(valor) else ""}>{_e(t)}</option>'
+    ops = "".join(f'<option value="{escapa(v)}"{" selected" if str(v) == str(valor) else ""}>{escapa(t)}</option>'
                   for v, t in opcoes)
     return (f'<label class="lw-campo"><span>{rotulo}</span>'
             f'<select name="{nome}"{a} disabled>{ops}</select></label>')
 
 
-def _campo_marca(nome, rotulo, ligado):
+def campo_marca(nome, rotulo, ligado):
     return (f'<label class="lw-campo lw-marca"><input type="checkbox" name="{nome}"'
             f'{" checked" if ligado else ""} disabled><span>{rotulo}</span></label>')
 
 
-def _campo_faixa(nome, rotulo, valor, minimo, maximo, passo, espelho=None):
+def campo_faixa(nome, rotulo, valor, minimo, maximo, passo, espelho=None):
     esp = f' data-espelho="{espelho}"' if espelho else ""
     return (f'<label class="lw-campo lw-faixa"><span>{rotulo}</span>'
             f'<input type="range" name="{nome}" min="{minimo}" max="{maximo}" step="{passo}" '
             f'value="{valor}"{esp} disabled></label>')
 
 
-def _radios(nome, rotulo, opcoes, valor):
+def radios(nome, rotulo, opcoes, valor):
     itens = "".join(
-        f'<label class="lw-radio"><input type="radio" name="{nome}" value="{_e(v)}"'
-        f'{" checked" if str(v) == str(valor) else ""} disabled><span>{_e(t)}</span></label>'
+        f'<label class="lw-radio"><input type="radio" name="{nome}" value="{escapa(v)}"'
+        f'{" checked" if str(v) == str(valor) else ""} disabled><span>{escapa(t)}</span></label>'
         for v, t in opcoes)
     return f'<fieldset class="lw-grupo"><legend>{rotulo}</legend>{itens}</fieldset>'
 
 
-def _botao(texto, acao=None, principal=False):
+def botao(texto, acao=None, principal=False):
     if acao is None:
         return f'<button type="submit" class="lw-botao lw-principal" disabled>{texto}</button>'
     cls = "lw-botao lw-principal" if principal else "lw-botao"
     return f'<button type="button" class="{cls}" data-acao="{acao}" disabled>{texto}</button>'
 
 
-def _oculto(nome, valor):
-    return f'<input type="hidden" name="{nome}" value="{_e(valor)}">'
+def oculto(nome, valor):
+    return f'<input type="hidden" name="{nome}" value="{escapa(valor)}">'
 
 
-def _linha(*pecas, classe="lw-controles"):
+def linha(*pecas, classe="lw-controles"):
     return f'<div class="{classe}">' + "".join(pecas) + "</div>"
 
 
-def _nota(texto, classe="lw-nota"):
+def nota(texto, classe="lw-nota"):
     return f'<p class="{classe}">{texto}</p>'
 
 
-def _tok(i):
+def tok(i):
     return b.VOCAB[i]

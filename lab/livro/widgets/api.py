@@ -1,8 +1,8 @@
 """Os widgets do livro: o que cada um mostra, calculado pelo brinquedo.
 
-Este arquivo não refaz conta nenhuma do modelo: chama `brinquedo.py` (e
-`arquitetura.py`) e só transforma os resultados em HTML, com os números
-formatados por `formato.py`. Ele roda em dois lugares, com o mesmo código:
+Este arquivo não refaz conta nenhuma do modelo: chama `livro.brinquedo` (e
+`livro.arquitetura`) e só transforma os resultados em HTML, com os números
+formatados por `livro.formato`. Ele roda em dois lugares, com o mesmo código:
 
 - no build: a diretiva ``{widget} nome`` chama `widget_html(nome)`, e a página
   já sai com os números (quem lê sem JavaScript vê o widget parado, mas certo);
@@ -19,27 +19,27 @@ import importlib
 import json
 import re
 
-import brinquedo as b
-from widgets_campos import ErroEntrada
-from widgets_html import _e
+from livro import brinquedo as b
+from livro.widgets.campos import ErroEntrada
+from livro.widgets.html import escapa
 
 # nome -> (título, módulo que calcula). O módulo só é importado quando um widget dele é usado.
 WIDGETS = {
-    "tokens": ("Tokenize uma frase", "widgets_passos"),
-    "embeddings": ("Monte uma linha de X", "widgets_passos"),
-    "qkv": ("Uma linha pela LN e pelas projeções", "widgets_passos"),
-    "mascaras": ("A máscara e as duas cabeças", "widgets_passos"),
-    "bloco": ("O bloco, linha a linha", "widgets_passos"),
-    "saida": (f"A temperatura e as {b.V} probabilidades", "widgets_geracao"),
-    "proximo": ("Escolher, anexar, rodar de novo", "widgets_geracao"),
-    "config-bloco": ("Configure o bloco", "widgets_escala"),
-    "compute": ("Reparta a computação", "widgets_escala"),
+    "tokens": ("Tokenize uma frase", "passos"),
+    "embeddings": ("Monte uma linha de X", "passos"),
+    "qkv": ("Uma linha pela LN e pelas projeções", "passos"),
+    "mascaras": ("A máscara e as duas cabeças", "passos"),
+    "bloco": ("O bloco, linha a linha", "passos"),
+    "saida": (f"A temperatura e as {b.V} probabilidades", "geracao"),
+    "proximo": ("Escolher, anexar, rodar de novo", "geracao"),
+    "config-bloco": ("Configure o bloco", "escala"),
+    "compute": ("Reparta a computação", "escala"),
 }
 
 
-def _funcoes(nome):
+def funcoes(nome):
     """(padrão, formulário, cálculo) do widget, importando o módulo dele na primeira vez."""
-    return importlib.import_module(WIDGETS[nome][1]).REGISTRO[nome]
+    return importlib.import_module(f"livro.widgets.{WIDGETS[nome][1]}").REGISTRO[nome]
 
 
 def _curta(msg):
@@ -63,7 +63,7 @@ def responder(pedido):
         nome = pedido.get("widget")
         if not isinstance(nome, str) or nome not in WIDGETS:
             raise ErroEntrada("Widget desconhecido.")
-        padrao, _, calcula = _funcoes(nome)
+        padrao, _, calcula = funcoes(nome)
         enviados = pedido.get("campos") or {}
         if not isinstance(enviados, dict):
             raise ErroEntrada("Pedido ilegível.")
@@ -105,9 +105,9 @@ def widget_html(nome, inst):
     if nome not in WIDGETS:
         raise KeyError(f"widget desconhecido: {nome!r} (conhecidos: {', '.join(WIDGETS)})")
     titulo = WIDGETS[nome][0]
-    padrao, form, calcula = _funcoes(nome)
+    padrao, form, calcula = funcoes(nome)
     saida, campos, *_ = calcula(padrao(), None, None)  # no build, um erro aqui derruba o build
-    return (f'<div class="livro-widget" data-widget="{_e(nome)}" id="{_e(inst)}">'
+    return (f'<div class="livro-widget" data-widget="{escapa(nome)}" id="{escapa(inst)}">'
             f'<p class="lw-titulo">Experimente · {titulo}</p>'
             f'<form class="lw-form" autocomplete="off" novalidate>{form(campos)}</form>'
             f'<p class="lw-status" role="status">Números calculados no build. '
@@ -115,4 +115,4 @@ def widget_html(nome, inst):
             f'<p class="lw-erro" role="alert" hidden></p>'
             # tabindex: a saída rola de lado no celular, e o teclado também precisa rolá-la
             f'<div class="lw-saida" aria-live="polite" tabindex="0" role="region" '
-            f'aria-label="Resultado: {_e(titulo)}">{saida}</div></div>')
+            f'aria-label="Resultado: {escapa(titulo)}">{saida}</div></div>')

@@ -1,23 +1,21 @@
 """O laboratório do GPT-2: carregar o modelo e as peças que todas as seções usam.
 
-O laboratório mora em seis arquivos de lab/, um por parte do caminho, e `gpt2_lab.py` junta
-tudo num nome só (`import gpt2_lab as gl`), o que o notebook e os testes usam:
+O laboratório mora em seis arquivos de lab/, um por parte do caminho, e `livro/gpt2/lab.py` junta
+tudo num nome só (`from livro.gpt2 import lab as gl`), o que o notebook e os testes usam:
 
-- gpt2_base.py: carregar o GPT-2, texto -> ids, os mais prováveis;
-- gpt2_caminho.py: seções 1 a 4 (tokens, parâmetros, o caminho em formas, o bloco à mão);
-- gpt2_cabecas.py: seções 5 a 7 (cabeças, tirar a atenção, o fluxo em cada profundidade);
-- gpt2_decodificacao.py: seções 8 e 9 (como escolher o próximo token; o cache de KV);
-- gpt2_curso.py: os números medidos pelo curso e a conferência dos checkpoints.
+- livro/gpt2/base.py: carregar o GPT-2, texto -> ids, os mais prováveis;
+- livro/gpt2/caminho.py: seções 1 a 4 (tokens, parâmetros, o caminho em formas, o bloco à mão);
+- livro/gpt2/cabecas.py: seções 5 a 7 (cabeças, tirar a atenção, o fluxo em cada profundidade);
+- livro/gpt2/decodificacao.py: seções 8 e 9 (como escolher o próximo token; o cache de KV);
+- livro/gpt2/curso.py: os números medidos pelo curso e a conferência dos checkpoints.
 
 Os nomes seguem os do próprio GPT-2 (`wte`, `wpe`, `h`, `ln_1`, `c_attn`, `c_proj`, `ln_2`,
 `c_fc`, `ln_f`), para que cada peso do modelo caia no lugar certo. Importar não imprime nada.
 """
-import os
 
 import torch
 
 NOME = "gpt2"  # o identificador no hub; nunca trocado: os testes montam um cache com este nome
-AQUI = os.path.dirname(os.path.abspath(__file__))
 
 
 def carrega(nome=NOME):

@@ -28,9 +28,9 @@ Fora do livro (um notebook no Jupyter ou no Colab) não há diagramas.css: o HTM
 import html
 import math
 
-import arquitetura as arq
-import brinquedo as b
-from formato import inteiro
+from livro import arquitetura as arq
+from livro import brinquedo as b
+from livro.formato import inteiro
 
 PASSOS = ["Tokens", "Embeddings", "Q, K, V", "Máscaras e cabeças", "O bloco", "A saída",
           "O próximo token"]

@@ -4,8 +4,8 @@ from contextlib import contextmanager
 
 import torch
 
-from gpt2_base import ids_de, mais_provaveis, tensor_da_saida
-from gpt2_contas import FRASES_THE, PROMPT, TEXTO_LONGO
+from livro.gpt2.base import ids_de, mais_provaveis, tensor_da_saida
+from livro.gpt2.contas import FRASES_THE, PROMPT, TEXTO_LONGO
 
 # --------------------------------------------------------------------------- 5. o que as cabeças fazem
 

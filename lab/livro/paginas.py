@@ -7,7 +7,7 @@ com `cola` (a trava de números, book/_ext/razao.py, procura por `cola(` no font
 
 import math
 
-from formato import MENOS_INF, num
+from livro.formato import MENOS_INF, num
 
 COLADOS = {}  # fora do build (notebook baixado): chave -> valor, para consulta
 

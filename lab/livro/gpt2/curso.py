@@ -1,15 +1,17 @@
 """Os números que o curso mediu no GPT-2 small e a conferência dos checkpoints do laboratório."""
 import json
-import os
 
-from formato import casas_min, cientifico
-from gpt2_base import AQUI, pesos_reais
+from livro import dados
+from livro.formato import casas_min, cientifico
+from livro.gpt2.base import pesos_reais
 
 # --------------------------------------------------------------------------- valores do curso
 
 def valores_curso(caminho=None):
-    """Os números medidos pelo curso no GPT-2 small, com a frase de onde vêm e a tolerância."""
-    caminho = caminho or os.path.join(AQUI, "valores_curso.json")
+    """Os números medidos pelo curso no GPT-2 small, com a frase de onde vêm e a tolerância
+    (sem `caminho`, os do pacote: livro/valores_curso.json)."""
+    if caminho is None:
+        return dados.valores_curso()
     with open(caminho, encoding="utf-8") as f:
         return json.load(f)["valores"]
 
@@ -27,7 +29,7 @@ def dentro(medido, esperado, tol=0.0, rel=False):
 
 
 def _mostra(v):
-    """Um valor medido, curto e com vírgula decimal (por lab/formato.py), para as comparações."""
+    """Um valor medido, curto e com vírgula decimal (por lab/livro/formato.py), para as comparações."""
     if isinstance(v, float):
         return casas_min(v, 4) if v == 0 or abs(v) >= 1e-3 else cientifico(v, 2)
     if isinstance(v, (list, tuple)):

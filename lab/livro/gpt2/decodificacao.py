@@ -7,8 +7,8 @@ import inspect
 
 import torch
 
-from gpt2_base import ids_de
-from gpt2_contas import PROMPT, PROMPTS_CONFIANCA
+from livro.gpt2.base import ids_de
+from livro.gpt2.contas import PROMPT, PROMPTS_CONFIANCA
 
 # --------------------------------------------------------------------------- 8. temperatura, top-k, top-p e o cache de KV
 

@@ -1,32 +1,32 @@
 """Os widgets dos passos 1 a 5: tokens, embeddings, LN e Q/K/V, máscaras, o bloco."""
 import math
 
-import brinquedo as b
-from formato import (
+from livro import brinquedo as b
+from livro.formato import (
     casas_min,
     contagem,
     num,
     vetor,
 )
-from widgets_campos import (
+from livro.widgets.campos import (
     ErroEntrada,
-    _casas,
-    _ligado,
+    casas_exatas,
+    ligado,
     ler_inteiro,
     ler_num,
 )
-from widgets_html import (
-    _botao,
-    _campo_lista,
-    _campo_marca,
-    _campo_texto,
-    _e,
-    _linha,
-    _nota,
-    _oculto,
-    _radios,
-    _sub,
-    _tok,
+from livro.widgets.html import (
+    botao,
+    campo_lista,
+    campo_marca,
+    campo_texto,
+    escapa,
+    linha,
+    nota,
+    oculto,
+    radios,
+    subscrito,
+    tok,
     formata,
     matriz,
 )
@@ -37,14 +37,14 @@ from widgets_html import (
 _CACHE = {}
 
 
-def _modelo(com_atencao=True, causal=True):
+def modelo_prompt(com_atencao=True, causal=True):
     chave = ("modelo", com_atencao, causal)
     if chave not in _CACHE:
         _CACHE[chave] = b.modelo(b.IDS_PROMPT, com_atencao, causal)
     return _CACHE[chave]
 
 
-_TOKENS_PROMPT = [_tok(i) for i in b.IDS_PROMPT]
+_TOKENS_PROMPT = [tok(i) for i in b.IDS_PROMPT]
 
 
 # ---------------------------------------------------------------------------
@@ -55,17 +55,17 @@ def _tokens_padrao():
 
 
 def _tokens_form(c):
-    return _linha(
+    return linha(
         f'<label class="lw-campo lw-largo"><span>Frase</span><input type="text" name="texto" '
-        f'value="{_e(c["texto"])}" autocomplete="off" spellcheck="false" disabled></label>',
-        _botao("Tokenizar"))
+        f'value="{escapa(c["texto"])}" autocomplete="off" spellcheck="false" disabled></label>',
+        botao("Tokenizar"))
 
 
 MAX_CHIPS = 40       # tokens mostrados como fichas; o resto é contado numa nota
 MAX_TEXTO = 300      # caracteres do texto decodificado mostrados
 
 
-def _corta(texto, n=MAX_TEXTO):
+def corta(texto, n=MAX_TEXTO):
     return texto if len(texto) <= n else texto[:n] + "…"
 
 
@@ -73,7 +73,7 @@ def nota_eot(ids, onde):
     """A nota que explica o <|endoftext|> quando ele aparece na entrada."""
     if b.EOT not in ids:
         return ""
-    return _nota(f"{onde} tem &lt;|endoftext|&gt; (id {b.EOT}), o token que marca o fim de um texto: "
+    return nota(f"{onde} tem &lt;|endoftext|&gt; (id {b.EOT}), o token que marca o fim de um texto: "
                  "<code>decodificar</code> não o escreve. O brinquedo o lê como qualquer outro token; "
                  "no GPT-2, o que vem depois dele é lido como o começo de um texto novo.", "lw-aviso")
 
@@ -84,18 +84,18 @@ def _tokens(c, acao, inst):
     toks = b.tokenizar(texto)
     ids = b.codificar(texto)
     n = len(ids)
-    chips = "".join(f'<li class="lw-token"><span class="lw-token-texto">{_e(t)}</span>'
+    chips = "".join(f'<li class="lw-token"><span class="lw-token-texto">{escapa(t)}</span>'
                     f'<span class="lw-token-id">{i}</span></li>' for t, i in zip(toks[:MAX_CHIPS], ids))
     mostra = ", ".join(str(i) for i in ids[:MAX_CHIPS]) + (", …" if n > MAX_CHIPS else "")
     out = [f'<ol class="lw-tokens" aria-label="tokens e ids">{chips}</ol>']
     if n > MAX_CHIPS:
-        out.append(_nota(f"A frase tem {contagem(n, 'token')}: aqui aparecem só os {contagem(MAX_CHIPS, 'primeiro')}.",
+        out.append(nota(f"A frase tem {contagem(n, 'token')}: aqui aparecem só os {contagem(MAX_CHIPS, 'primeiro')}.",
                          "lw-aviso"))
-    out += [_nota(f"ids = [{mostra}] · {contagem(n, 'token')}"),
-            _nota(f"De volta ao texto: <code>decodificar(ids)</code> = «{_e(_corta(b.decodificar(ids)))}»"),
+    out += [nota(f"ids = [{mostra}] · {contagem(n, 'token')}"),
+            nota(f"De volta ao texto: <code>decodificar(ids)</code> = «{escapa(corta(b.decodificar(ids)))}»"),
             nota_eot(ids, "A frase")]
     if n > b.n_ctx:
-        out.append(_nota(f"São {contagem(n, 'token')}, e o brinquedo conhece só {contagem(b.n_ctx, 'posição', 'posições')} "
+        out.append(nota(f"São {contagem(n, 'token')}, e o brinquedo conhece só {contagem(b.n_ctx, 'posição', 'posições')} "
                          "(n_ctx): o modelo não leria o resto.", "lw-aviso"))
     return "".join(out), c, []
 
@@ -108,9 +108,9 @@ def _emb_padrao():
 
 
 def _emb_form(c):
-    return _linha(
-        _campo_lista("token", "Token", [(i, f"{t} (id {i})") for i, t in enumerate(b.VOCAB)], c["token"]),
-        _campo_lista("posicao", "Posição", [(p, str(p)) for p in range(1, b.n_ctx + 1)], c["posicao"]))
+    return linha(
+        campo_lista("token", "Token", [(i, f"{t} (id {i})") for i, t in enumerate(b.VOCAB)], c["token"]),
+        campo_lista("posicao", "Posição", [(p, str(p)) for p in range(1, b.n_ctx + 1)], c["posicao"]))
 
 
 def _embeddings(c, acao, inst):
@@ -118,17 +118,17 @@ def _embeddings(c, acao, inst):
     pos = ler_inteiro(c.get("posicao"), "a posição", 1, b.n_ctx)
     e, p = b.E[t], b.P[pos - 1]
     x = b.soma(e, p)                        # (d,)
-    k = _casas(e + p + x)
+    k = casas_exatas(e + p + x)
     tab = matriz([e, p, x], k,
-                 linhas=[f"E[{_tok(t)}] (id {t})", f"P[{pos}] (posição {pos})", "x = E + P"],
+                 linhas=[f"E[{tok(t)}] (id {t})", f"P[{pos}] (posição {pos})", "x = E + P"],
                  cols=[str(j) for j in range(1, b.d + 1)], foco=2)
-    out = [tab, _nota(f"x = {vetor(e, k)} + {vetor(p, k)} = <strong>{vetor(x, k)}</strong>")]
+    out = [tab, nota(f"x = {vetor(e, k)} + {vetor(p, k)} = <strong>{vetor(x, k)}</strong>")]
     if pos <= len(b.IDS_PROMPT):
         if b.IDS_PROMPT[pos - 1] == t:
-            out.append(_nota(f"É a linha {pos} de X na frase «{_e(b.PROMPT)}»."))
+            out.append(nota(f"É a linha {pos} de X na frase «{escapa(b.PROMPT)}»."))
         else:
-            out.append(_nota(f"Na frase «{_e(b.PROMPT)}», a posição {pos} tem "
-                             f"{_e(_tok(b.IDS_PROMPT[pos - 1]))}; o mesmo token em outra posição "
+            out.append(nota(f"Na frase «{escapa(b.PROMPT)}», a posição {pos} tem "
+                             f"{escapa(tok(b.IDS_PROMPT[pos - 1]))}; o mesmo token em outra posição "
                              "ganha outro x."))
     return "".join(out), c, []
 
@@ -138,22 +138,22 @@ def _embeddings(c, acao, inst):
 # ---------------------------------------------------------------------------
 def _qkv_padrao():
     n = len(b.IDS_PROMPT)
-    x = _modelo()["X"][n - 1]
+    x = modelo_prompt()["X"][n - 1]
     return {"linha": str(n), **{f"x{j + 1}": casas_min(v) for j, v in enumerate(x)}}
 
 
 def _qkv_form(c):
     ops = [(i + 1, f"{i + 1}: {t}") for i, t in enumerate(_TOKENS_PROMPT)]
-    return (_linha(_campo_lista("linha", "Linha de X", ops, c["linha"], acao="linha"))
-            + _linha(*[_campo_texto(f"x{j}", f"x{_sub(j)}", c[f"x{j}"], 5) for j in range(1, b.d + 1)],
-                     _botao("Calcular")))
+    return (linha(campo_lista("linha", "Linha de X", ops, c["linha"], acao="linha"))
+            + linha(*[campo_texto(f"x{j}", f"x{subscrito(j)}", c[f"x{j}"], 5) for j in range(1, b.d + 1)],
+                     botao("Calcular")))
 
 
 def _qkv(c, acao, inst):
     if acao == "linha":
         i = ler_inteiro(c.get("linha"), "a linha", 1, len(b.IDS_PROMPT))
-        c = dict(c, **{f"x{j + 1}": casas_min(v) for j, v in enumerate(_modelo()["X"][i - 1])})
-    x = [ler_num(c.get(f"x{j}"), f"x{_sub(j)}") for j in range(1, b.d + 1)]
+        c = dict(c, **{f"x{j + 1}": casas_min(v) for j, v in enumerate(modelo_prompt()["X"][i - 1])})
+    x = [ler_num(c.get(f"x{j}"), f"x{subscrito(j)}") for j in range(1, b.d + 1)]
     mu, sigma = b.media(x), b.desvio(x)
     u = b.ln_linha(x)                                                # (d,)
     q, k, v = (b.matmul([u], W)[0] for W in (b.W_Q, b.W_K, b.W_V))    # (d,) cada
@@ -164,10 +164,10 @@ def _qkv(c, acao, inst):
                       + "".join(f"<td>{vetor(cab[h][i])}</td>" for h in range(b.n_cabecas)) + "</tr>")
     cols = "".join(f'<th scope="col">cabeça {h + 1} (colunas {h * b.d_h + 1} e {(h + 1) * b.d_h})</th>'
                    for h in range(b.n_cabecas))
-    out = [_nota(f"μ = {num(mu)} · σ = {num(sigma)} → u = LN(x) = (x − μ) / σ = <strong>{vetor(u)}</strong>"),
+    out = [nota(f"μ = {num(mu)} · σ = {num(sigma)} → u = LN(x) = (x − μ) / σ = <strong>{vetor(u)}</strong>"),
            f'<table class="lw-matriz lw-qkv"><thead><tr><td></td>{cols}</tr></thead>'
            f'<tbody>{"".join(linhas)}</tbody></table>',
-           _nota(f"u tem média {num(b.media(u))} e desvio {num(math.sqrt(sum(a * a for a in u) / len(u)))}: "
+           nota(f"u tem média {num(b.media(u))} e desvio {num(math.sqrt(sum(a * a for a in u) / len(u)))}: "
                  "a LN tira da linha o centro e a escala, e fica só o formato.")]
     return "".join(out), c, []
 
@@ -180,14 +180,14 @@ def _masc_padrao():
 
 
 def _masc_form(c):
-    return _linha(_campo_marca("causal", "Máscara causal", _ligado(c["causal"])),
-                  _radios("cabeca", "Cabeça", [("1", "cabeça 1"), ("2", "cabeça 2")], c["cabeca"]))
+    return linha(campo_marca("causal", "Máscara causal", ligado(c["causal"])),
+                  radios("cabeca", "Cabeça", [("1", "cabeça 1"), ("2", "cabeça 2")], c["cabeca"]))
 
 
 def _mascaras(c, acao, inst):
-    causal = _ligado(c.get("causal"))
+    causal = ligado(c.get("causal"))
     h = ler_inteiro(c.get("cabeca"), "a cabeça", 1, b.n_cabecas) - 1
-    r = _modelo(True, causal)
+    r = modelo_prompt(True, causal)
     S, A = r["S"][h], r["A"][h]
     rot = [f"{i + 1} {t}" for i, t in enumerate(_TOKENS_PROMPT)]
     n = len(A)
@@ -197,13 +197,13 @@ def _mascaras(c, acao, inst):
            matriz(S, 3, rot, rot, legenda="S = Q Kᵀ / √d_h (escores)"),
            matriz(A, 3, rot, rot, calor=True, foco=n - 1, legenda="A = softmax(S) (pesos; cada linha soma 1)"),
            "</div>",
-           _nota(f"Na cabeça {h + 1}, o último token ({_e(_TOKENS_PROMPT[-1])}) põe {num(ult[alvo])} "
-                 f"do seu peso em {_e(_TOKENS_PROMPT[alvo])} (posição {alvo + 1}).")]
+           nota(f"Na cabeça {h + 1}, o último token ({escapa(_TOKENS_PROMPT[-1])}) põe {num(ult[alvo])} "
+                 f"do seu peso em {escapa(_TOKENS_PROMPT[alvo])} (posição {alvo + 1}).")]
     if causal:
-        out.append(_nota("Acima da diagonal, −∞ nos escores vira peso 0: nenhum token olha para a frente."))
+        out.append(nota("Acima da diagonal, −∞ nos escores vira peso 0: nenhum token olha para a frente."))
     else:
         futuro = sum(A[0][1:])
-        out.append(_nota(f"Sem a máscara, o primeiro token já põe {num(futuro)} do peso em tokens que vêm "
+        out.append(nota(f"Sem a máscara, o primeiro token já põe {num(futuro)} do peso em tokens que vêm "
                          "depois dele: na geração, esses tokens ainda não existem.", "lw-aviso"))
     return "".join(out), c, []
 
@@ -237,19 +237,19 @@ def _bloco_form(c):
     for i in range(1, N_MINI + 1):
         grade.append(f'<tr><th scope="row">token {i}</th>')
         for j in range(1, b.d + 1):
-            grade.append(f'<td><input type="text" name="x{i}{j}" value="{_e(c[f"x{i}{j}"])}" size="4" '
+            grade.append(f'<td><input type="text" name="x{i}{j}" value="{escapa(c[f"x{i}{j}"])}" size="4" '
                          f'inputmode="decimal" autocomplete="off" aria-label="x linha {i}, coluna {j}" '
                          f"disabled></td>")
         grade.append("</tr>")
     grade.append("</tbody></table>")
     return ("".join(grade)
-            + _linha(_botao("◀ Voltar", "voltar"), _botao("Avançar ▶", "avancar", True),
-                     _botao("Mostrar tudo", "tudo"), _botao("Recomeçar", "recomecar"),
-                     _campo_marca("com_atencao", "com atenção", _ligado(c["com_atencao"])))
-            + _linha(_botao("Caso base", "caso:base"), _botao("Linha 2 × 10", "caso:linha2x10"),
-                     _botao("Só o último token muda", "caso:ultimo"), _botao("Sem atenção", "caso:sem_atencao"),
+            + linha(botao("◀ Voltar", "voltar"), botao("Avançar ▶", "avancar", True),
+                     botao("Mostrar tudo", "tudo"), botao("Recomeçar", "recomecar"),
+                     campo_marca("com_atencao", "com atenção", ligado(c["com_atencao"])))
+            + linha(botao("Caso base", "caso:base"), botao("Linha 2 × 10", "caso:linha2x10"),
+                     botao("Só o último token muda", "caso:ultimo"), botao("Sem atenção", "caso:sem_atencao"),
                      classe="lw-controles lw-casos")
-            + _oculto("passo", c["passo"]) + _oculto("caso", c["caso"]))
+            + oculto("passo", c["passo"]) + oculto("caso", c["caso"]))
 
 
 def _mudou(T1, T2):
@@ -292,9 +292,9 @@ def _bloco(c, acao, inst):
         c.update(_grade(x_caso), com_atencao=at_caso, caso=nome)
         passo = len(PASSOS_BLOCO)
     c["passo"] = str(passo)
-    x = [[ler_num(c.get(f"x{i}{j}"), f"x{_sub(i)}{_sub(j)} (linha {i}, coluna {j})")
+    x = [[ler_num(c.get(f"x{i}{j}"), f"x{subscrito(i)}{subscrito(j)} (linha {i}, coluna {j})")
           for j in range(1, b.d + 1)] for i in range(1, N_MINI + 1)]
-    com = _ligado(c.get("com_atencao"))
+    com = ligado(c.get("com_atencao"))
     # O caso só vale enquanto a grade e a marca forem as dele.
     caso = c.get("caso") or ""
     if caso in CASOS_BLOCO:
@@ -321,32 +321,32 @@ def _bloco(c, acao, inst):
     olha = max(range(N_MINI), key=lambda j: A3[j])
     legendas = {
         "u": ("u = LN(x)", mat("u"),
-              f"u{_sub(3)} = (x{_sub(3)} − μ) / σ, com μ = {num(mu3)} e σ = {num(s3)}: "
-              f"u{_sub(3)} = {ver(r['u'])}"),
+              f"u{subscrito(3)} = (x{subscrito(3)} − μ) / σ, com μ = {num(mu3)} e σ = {num(s3)}: "
+              f"u{subscrito(3)} = {ver(r['u'])}"),
         "qkv": ("Q = u W_Q, K = u W_K, V = u W_V",
                 '<div class="lw-lado">' + mat("Q", legenda="Q") + mat("K", legenda="K") + mat("V", legenda="V")
                 + "</div>",
-                f"q{_sub(3)} = {ver(r['Q'])} (aqui W_Q = I), k{_sub(3)} = {ver(r['K'])}, "
-                f"v{_sub(3)} = {ver(r['V'])} (W_V = I)"),
+                f"q{subscrito(3)} = {ver(r['Q'])} (aqui W_Q = I), k{subscrito(3)} = {ver(r['K'])}, "
+                f"v{subscrito(3)} = {ver(r['V'])} (W_V = I)"),
         "S": ("S = Q Kᵀ / √d (d = 4 aqui: uma cabeça só)", mat("S"),
-              f"S{_sub(3)} = q{_sub(3)} · [k₁; k₂; k₃] / {casas_min(math.sqrt(b.d))} = {vetor(r['S'][i3])}; "
+              f"S{subscrito(3)} = q{subscrito(3)} · [k₁; k₂; k₃] / {casas_min(math.sqrt(b.d))} = {vetor(r['S'][i3])}; "
               "nas linhas 1 e 2, a máscara põe −∞ depois da diagonal"),
         "A": ("A = softmax(S), linha a linha", mat("A", calor=True),
-              f"A{_sub(3)} = softmax(S{_sub(3)}) = <strong>{vetor(A3)}</strong>: "
+              f"A{subscrito(3)} = softmax(S{subscrito(3)}) = <strong>{vetor(A3)}</strong>: "
               f"o token 3 olha mais para o token {olha + 1}"),
         "a": ("a = (A V) W_O", mat("a"),
-              (f"a{_sub(3)} = ({vetor(A3)} · V) W_O = {ver(r['a'])}" if com
+              (f"a{subscrito(3)} = ({vetor(A3)} · V) W_O = {ver(r['a'])}" if com
                else "sem atenção: a = 0 em todas as linhas")),
         "h": ("h = x + a", mat("h"),
-              f"h{_sub(3)} = x{_sub(3)} + a{_sub(3)} = {vetor(x[i3])} + {ver(r['a'])} = {ver(r['h'])}"),
+              f"h{subscrito(3)} = x{subscrito(3)} + a{subscrito(3)} = {vetor(x[i3])} + {ver(r['a'])} = {ver(r['h'])}"),
         "u2": ("u' = LN(h)", mat("u2"),
-               f"u'{_sub(3)} = LN(h{_sub(3)}) = {ver(r['u2'])}"),
+               f"u'{subscrito(3)} = LN(h{subscrito(3)}) = {ver(r['u2'])}"),
         "m": ("m = gelu(u' W₁) W₂", mat("m"),
-              f"m{_sub(3)} = gelu(u'{_sub(3)}) + gelu(−u'{_sub(3)}) = {ver(r['m'])} "
+              f"m{subscrito(3)} = gelu(u'{subscrito(3)}) + gelu(−u'{subscrito(3)}) = {ver(r['m'])} "
               "(com W₁ = [I | −I] e W₂ = [I ; I])"),
         "y": ("y = h + m", mat("y"),
-              f"y{_sub(3)} = h{_sub(3)} + m{_sub(3)} = {ver(r['y'])}; "
-              f"o primeiro número, <strong>y{_sub(31)} = {num(r['y'][i3][0])}</strong>"),
+              f"y{subscrito(3)} = h{subscrito(3)} + m{subscrito(3)} = {ver(r['y'])}; "
+              f"o primeiro número, <strong>y{subscrito(31)} = {num(r['y'][i3][0])}</strong>"),
     }
     out = ['<ol class="lw-passos">']
     for k, chave in enumerate(PASSOS_BLOCO, start=1):
@@ -356,14 +356,14 @@ def _bloco(c, acao, inst):
                    f'<p class="lw-legenda">{leg}</p></li>')
     out.append("</ol>")
     total = len(PASSOS_BLOCO)
-    out.append(_nota(f"Linha {passo} de {total}" + (" (fim do bloco)" if passo == total else ""),
+    out.append(nota(f"Linha {passo} de {total}" + (" (fim do bloco)" if passo == total else ""),
                      "lw-progresso"))
     notas = []
     if caso == "linha2x10":
         d_u = _dif_max(r["u"], base["u"], [1])
         notas.append(f"A linha 2 de x foi multiplicada por 10. A linha 2 de u = LN(x) quase não mudou "
                      f"(maior diferença: {num(d_u)}): a LN apaga a escala. O tamanho segue só pelo "
-                     f"residual: h{_sub(2)} foi de {vetor(base['h'][1])} para {vetor(r['h'][1])}.")
+                     f"residual: h{subscrito(2)} foi de {vetor(base['h'][1])} para {vetor(r['h'][1])}.")
     elif caso == "ultimo":
         d_12 = max(_dif_max(r[m], base[m], [0, 1]) for m in ("u", "Q", "K", "V", "S", "A", "a", "h", "m", "y"))
         notas.append(f"Só a linha 3 de x mudou. Nas linhas 1 e 2, nenhuma etapa se mexeu (maior "
@@ -374,7 +374,7 @@ def _bloco(c, acao, inst):
                      "sozinha, sem olhar para as outras.")
     if caso != "base":
         notas.append("Em destaque, as células que mudaram em relação ao caso base.")
-    out.append("".join(_nota(n, "lw-caso") for n in notas))
+    out.append("".join(nota(n, "lw-caso") for n in notas))
     return "".join(out), c, []
 
 

@@ -3,8 +3,8 @@ import math
 
 import torch
 
-from gpt2_base import ids_de, mais_provaveis, tensor_da_saida
-from gpt2_contas import FRASES, PROMPT, parametros_formula, resumo_bloco
+from livro.gpt2.base import ids_de, mais_provaveis, tensor_da_saida
+from livro.gpt2.contas import FRASES, PROMPT, parametros_formula, resumo_bloco
 
 # --------------------------------------------------------------------------- 1. tokens em dois idiomas
 

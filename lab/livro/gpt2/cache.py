@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 
-from gpt2_contas import arquivos_bpe
+from livro.gpt2.contas import arquivos_bpe
 
 
 def tokenizador(pasta_trabalho):

@@ -1,7 +1,7 @@
 """Gera lab/laboratorio_gpt2.ipynb a partir de lab/laboratorio_gpt2.py (formato "percent").
 
-    python lab/laboratorio_notebook.py            # (re)escreve o .ipynb
-    python lab/laboratorio_notebook.py --confere  # sai com erro se o .ipynb estiver velho
+    python -m livro.gpt2.notebook            # (re)escreve o .ipynb
+    python -m livro.gpt2.notebook --confere  # sai com erro se o .ipynb estiver velho
 
 Cada `# %%` abre uma célula de código; `# %% [markdown]` abre uma de texto (sem o "# " do
 começo das linhas). Uma célula de código que começa por `#@title` fica recolhida (no Colab,
@@ -14,10 +14,11 @@ import os
 import re
 import sys
 
-AQUI = os.path.dirname(os.path.abspath(__file__))
-RAIZ = os.path.dirname(AQUI)
-FONTE = os.path.join(AQUI, "laboratorio_gpt2.py")
-DESTINO = os.path.join(AQUI, "laboratorio_gpt2.ipynb")
+# este arquivo mora em lab/livro/gpt2/; a fonte e o notebook, em lab/
+LAB = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RAIZ = os.path.dirname(LAB)
+FONTE = os.path.join(LAB, "laboratorio_gpt2.py")
+DESTINO = os.path.join(LAB, "laboratorio_gpt2.ipynb")
 CONFIG = os.path.join(RAIZ, "_config.yml")
 
 
@@ -104,7 +105,7 @@ def main(argv=None):
     if args.confere:
         velho = open(DESTINO, encoding="utf-8").read() if os.path.exists(DESTINO) else ""
         if velho != novo:
-            print(f"{DESTINO} está velho: rode python lab/laboratorio_notebook.py")
+            print(f"{DESTINO} está velho: rode python -m livro.gpt2.notebook")
             return 1
         print("notebook em dia")
         return 0

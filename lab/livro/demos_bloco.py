@@ -1,6 +1,6 @@
 """As contas da página "Por que o bloco é assim": pequenas, exatas e rápidas (numpy).
 
-Cada função devolve números; a página os formata (lab/formato.py) e os cola.
+Cada função devolve números; a página os formata (lab/livro/formato.py) e os cola.
 
 1. Atenção sem MLP: uma pilha de camadas só de atenção. Na posição 1 (o primeiro token só
    vê a si mesmo) a pilha inteira é UMA matriz; nas outras posições, não (os pesos do
@@ -91,7 +91,7 @@ def demo_atencao_sem_mlp(n=5, d=4, camadas=3, semente=5):
 
 def mlp_do_brinquedo(v):
     """O MLP do brinquedo numa linha: gelu(v) + gelu(-v), coordenada a coordenada."""
-    import brinquedo as b
+    from livro import brinquedo as b
 
     return [b.gelu(z) + b.gelu(-z) for z in v]
 

@@ -1,11 +1,11 @@
 """Os widgets das páginas "desde 2017" (configure o bloco) e "escala" (reparta a computação).
 
-Usam `lab/arquitetura.py`; nenhuma conta de modelo é refeita aqui.
+Usam `lab/livro/arquitetura.py`; nenhuma conta de modelo é refeita aqui.
 """
 import math
 
-import arquitetura as arq
-from formato import (
+from livro import arquitetura as arq
+from livro.formato import (
     abreviado,
     casas_min,
     cientifico,
@@ -15,24 +15,24 @@ from formato import (
     pct,
     pct_pequeno,
 )
-from widgets_campos import (
+from livro.widgets.campos import (
     ErroEntrada,
-    _ligado,
+    ligado,
     ler_num,
 )
-from widgets_html import (
-    _botao,
-    _campo_faixa,
-    _campo_lista,
-    _campo_marca,
-    _e,
-    _linha,
-    _nota,
+from livro.widgets.html import (
+    botao,
+    campo_faixa,
+    campo_lista,
+    campo_marca,
+    escapa,
+    linha,
+    nota,
     barras,
 )
 
 # ---------------------------------------------------------------------------
-# Desde 2017: configure o bloco (usa lab/arquitetura.py)
+# Desde 2017: configure o bloco (usa lab/livro/arquitetura.py)
 # ---------------------------------------------------------------------------
 CONFIG_D = 4096          # o bloco "classe 8B" da página
 CONFIGS_BLOCO = {
@@ -59,21 +59,21 @@ def _config_padrao():
 
 def _config_form(c):
     base = _cfg_base()
-    return (_linha(
-        _campo_lista("norma_pos", "Onde fica a norma",
+    return (linha(
+        campo_lista("norma_pos", "Onde fica a norma",
                      [("pos", "no fluxo, após cada soma (pós-LN)"), ("pre", "no ramo, antes de cada subcamada (pré-LN)")],
                      c["norma_pos"]),
-        _campo_lista("norma", "Normalizador", [("layernorm", "LayerNorm"), ("rmsnorm", "RMSNorm")], c["norma"]),
-        _campo_lista("mlp", "MLP", [("relu", "ReLU (W1 e W2)"), ("gelu", "GELU (W1 e W2)"),
+        campo_lista("norma", "Normalizador", [("layernorm", "LayerNorm"), ("rmsnorm", "RMSNorm")], c["norma"]),
+        campo_lista("mlp", "MLP", [("relu", "ReLU (W1 e W2)"), ("gelu", "GELU (W1 e W2)"),
                                     ("swiglu", "SwiGLU (W1, W3 e W2)")], c["mlp"]),
-        _campo_lista("atencao", "Atenção",
+        campo_lista("atencao", "Atenção",
                      [("mha", "MHA"), ("gqa", f"GQA ({base['n_cabecas']} cabeças de consulta dividem {base['n_kv']} pares K/V)")],
                      c["atencao"]),
-        _campo_lista("posicao", "Posição", [("senoidal", "senoidal (somada a X)"), ("aprendida", "tabela P (somada a X)"),
+        campo_lista("posicao", "Posição", [("senoidal", "senoidal (somada a X)"), ("aprendida", "tabela P (somada a X)"),
                                             ("rope", "RoPE (gira Q e K)")], c["posicao"]),
-        _campo_marca("vieses", "vieses", _ligado(c["vieses"])))
-        + _linha(_botao("2017 (o artigo)", "preset:2017"), _botao("2019 (GPT-2)", "preset:2019"),
-                 _botao("Padrão de hoje", "preset:2026"), classe="lw-controles lw-casos"))
+        campo_marca("vieses", "vieses", ligado(c["vieses"])))
+        + linha(botao("2017 (o artigo)", "preset:2017"), botao("2019 (GPT-2)", "preset:2019"),
+                 botao("Padrão de hoje", "preset:2026"), classe="lw-controles lw-casos"))
 
 
 def _config_bloco(c, acao, inst):
@@ -85,7 +85,7 @@ def _config_bloco(c, acao, inst):
     for campo, validos in escolhas.items():
         if c.get(campo) not in validos:
             raise ErroEntrada(f"Escolha inválida em {campo}.")
-    vieses = _ligado(c.get("vieses"))
+    vieses = ligado(c.get("vieses"))
     base = _cfg_base()
     d, nq = base["d"], base["n_cabecas"]
     n_kv = nq if c["atencao"] == "mha" else base["n_kv"]
@@ -110,11 +110,11 @@ def _config_bloco(c, acao, inst):
                "rope": "RoPE: gira Q e K conforme a posição, 0 parâmetros"}[c["posicao"]]
     out = [f'<p class="lw-fluxo">{fluxo}</p>',
            barras(itens, ["parte", "fração do bloco", "parâmetros"]),
-           _nota(f"Um bloco com d = {inteiro(d)} e {inteiro(nq)} cabeças de consulta: "
+           nota(f"Um bloco com d = {inteiro(d)} e {inteiro(nq)} cabeças de consulta: "
                  f"<strong>{inteiro(p['total'])}</strong> parâmetros; o MLP fica com {pct(p['frac_mlp'])} "
                  f"e a atenção com {pct(p['frac_atencao'])}."),
-           _nota(f"Posição: {posicao}."),
-           _nota(f"Cache de KV por token ({contagem(base['n_camadas'], 'bloco')}, {inteiro(8 * BYTES_KV)} bits "
+           nota(f"Posição: {posicao}."),
+           nota(f"Cache de KV por token ({contagem(base['n_camadas'], 'bloco')}, {inteiro(8 * BYTES_KV)} bits "
                  "por número): "
                  f"{inteiro(kv // 1024)} KiB" + (f", {inteiro(kv_mha // kv)}× menor que com MHA" if kv < kv_mha
                                                  else "") + ".")]
@@ -122,7 +122,7 @@ def _config_bloco(c, acao, inst):
 
 
 # ---------------------------------------------------------------------------
-# Escala: reparta a computação (usa lab/arquitetura.py)
+# Escala: reparta a computação (usa lab/livro/arquitetura.py)
 # ---------------------------------------------------------------------------
 def _ajustes():
     return {"besiroglu": ("Besiroglu et al. (2024)", arq.BESIROGLU_2024),
@@ -134,12 +134,12 @@ def _compute_padrao():
 
 
 def _compute_form(c):
-    return (_linha(_campo_faixa("logC", "Computação C (FLOPs)", c["logC"], 20, 26, 0.5),
-                   _campo_faixa("logN", "Parâmetros N", c["logN"], 8, 13, 0.05),
-                   _campo_lista("ajuste", "Ajuste da lei", [("besiroglu", "Besiroglu et al. (2024)"),
+    return (linha(campo_faixa("logC", "Computação C (FLOPs)", c["logC"], 20, 26, 0.5),
+                   campo_faixa("logN", "Parâmetros N", c["logN"], 8, 13, 0.05),
+                   campo_lista("ajuste", "Ajuste da lei", [("besiroglu", "Besiroglu et al. (2024)"),
                                                            ("hoffmann", "Hoffmann et al. (2022)")], c["ajuste"]))
-            + _linha(_campo_marca("inferencia", "precificar a inferência também", _ligado(c["inferencia"])),
-                     _campo_faixa("logS", "Tokens a servir", c["logS"], 10, 15, 0.5)))
+            + linha(campo_marca("inferencia", "precificar a inferência também", ligado(c["inferencia"])),
+                     campo_faixa("logS", "Tokens a servir", c["logS"], 10, 15, 0.5)))
 
 
 def _grafico(pontos, marcas, xmin, xmax):
@@ -161,13 +161,13 @@ def _grafico(pontos, marcas, xmin, xmax):
            f'<polyline points="{linha}" class="lw-curva"/>',
            f'<line x1="{M}" y1="{A_ - 20}" x2="{L - 8}" y2="{A_ - 20}" class="lw-eixo"/>']
     for e in range(math.ceil(xmin), math.floor(xmax) + 1):
-        out.append(f'<text x="{px(e):.1f}" y="{A_ - 6}" class="lw-rotulo">{_e(abreviado(10 ** e, 0))}</text>')
+        out.append(f'<text x="{px(e):.1f}" y="{A_ - 6}" class="lw-rotulo">{escapa(abreviado(10 ** e, 0))}</text>')
     out.append(f'<text x="{M}" y="{A_ - 24}" class="lw-rotulo" text-anchor="start">perda</text>')
     out.append(f'<text x="{L - 8}" y="{A_ - 24}" class="lw-rotulo" text-anchor="end">N (parâmetros)</text>')
     out.append(f'<text x="2" y="{py(ymax) + 4:.1f}" class="lw-rotulo">{num(ymax, 2)}</text>')
     out.append(f'<text x="2" y="{py(ymin) + 4:.1f}" class="lw-rotulo">{num(ymin, 2)}</text>')
     for x, y, cls, rot in marcas:
-        out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="4" class="{cls}"><title>{_e(rot)}</title></circle>')
+        out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="4" class="{cls}"><title>{escapa(rot)}</title></circle>')
     out.append("</svg>")
     return "".join(out)
 
@@ -200,22 +200,22 @@ def _compute(c, acao, inst):
               (logN, L_N, "lw-voce", "sua escolha")]
     out = []
     inf = None
-    if _ligado(c.get("inferencia")):
+    if ligado(c.get("inferencia")):
         S = 10 ** logS
         inf = arq.otimo_com_inferencia_para_compute(C, S, aj)
         marcas.append((math.log10(inf["N"]), arq.perda(inf["N"], inf["D"], aj), "lw-inferencia",
                        "mais barato contando o serviço"))
     out.append(_grafico(pontos, marcas, lo, hi))
     if inf:
-        out.append(_nota(f"Tokens a servir: {cientifico(10 ** logS)}.", "lw-config"))
-    out.append(_nota(f"C = {cientifico(C)} FLOPs. Sua escolha: N = {abreviado(N)} parâmetros, "
+        out.append(nota(f"Tokens a servir: {cientifico(10 ** logS)}.", "lw-config"))
+    out.append(nota(f"C = {cientifico(C)} FLOPs. Sua escolha: N = {abreviado(N)} parâmetros, "
                      f"D = C / 6N = {abreviado(D)} tokens ({_por_parametro(D / N)} tokens por parâmetro), "
                      f"perda prevista <strong>{num(L_N)}</strong> nats por token.", "lw-voce-txt"))
-    out.append(_nota(f"O mínimo segundo {_e(nome_aj)}: N* = {abreviado(ot['N'])}, D* = {abreviado(ot['D'])}, "
+    out.append(nota(f"O mínimo segundo {escapa(nome_aj)}: N* = {abreviado(ot['N'])}, D* = {abreviado(ot['D'])}, "
                      f"cerca de <strong>{_por_parametro(ot['tokens_por_parametro'])} tokens por parâmetro</strong>, "
                      f"perda {num(ot['perda'])}.", "lw-otimo-txt"))
     if inf:
-        out.append(_nota(
+        out.append(nota(
             f"Servindo {cientifico(10 ** logS)} tokens, o modelo mais barato com a mesma perda tem "
             f"N = {abreviado(inf['N'])} e treina em D = {abreviado(inf['D'])} tokens "
             f"(<strong>{_por_parametro(inf['tokens_por_parametro'])} tokens por parâmetro</strong>): "

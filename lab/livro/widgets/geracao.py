@@ -1,21 +1,21 @@
 """Os widgets dos passos 6 e 7: a saída com temperatura; escolher, anexar, rodar de novo."""
 
-import brinquedo as b
-from formato import casas_min, cientifico, contagem, inteiro, num
-from widgets_campos import _inteiro_se_der, _ligado, ler_num
-from widgets_html import (
-    _botao,
-    _campo_faixa,
-    _campo_marca,
-    _campo_texto,
-    _e,
-    _linha,
-    _nota,
-    _oculto,
-    _tok,
+from livro import brinquedo as b
+from livro.formato import casas_min, cientifico, contagem, inteiro, num
+from livro.widgets.campos import inteiro_se_der, ligado, ler_num
+from livro.widgets.html import (
+    botao,
+    campo_faixa,
+    campo_marca,
+    campo_texto,
+    escapa,
+    linha,
+    nota,
+    oculto,
+    tok,
     barras,
 )
-from widgets_passos import _corta, _modelo, nota_eot
+from livro.widgets.passos import corta, modelo_prompt, nota_eot
 
 # ---------------------------------------------------------------------------
 # Passo 6: a saída
@@ -28,12 +28,12 @@ def _saida_padrao():
 
 
 def _saida_form(c):
-    return (_linha(
+    return (linha(
         f'<label class="lw-campo lw-largo"><span>Prompt</span><input type="text" name="frase" '
-        f'value="{_e(c["frase"])}" autocomplete="off" spellcheck="false" disabled></label>',
-        _campo_marca("atencao", "com atenção", _ligado(c["atencao"])))
-        + _linha(_campo_faixa("T_faixa", "Temperatura", c["T_faixa"], T_MIN, T_MAX, 0.1, espelho="T"),
-                 _campo_texto("T", "T =", c["T"], 5), _botao("Calcular")))
+        f'value="{escapa(c["frase"])}" autocomplete="off" spellcheck="false" disabled></label>',
+        campo_marca("atencao", "com atenção", ligado(c["atencao"])))
+        + linha(campo_faixa("T_faixa", "Temperatura", c["T_faixa"], T_MIN, T_MAX, 0.1, espelho="T"),
+                 campo_texto("T", "T =", c["T"], 5), botao("Calcular")))
 
 
 def _saida(c, acao, inst):
@@ -42,15 +42,15 @@ def _saida(c, acao, inst):
     b.valida_config(T)
     c["T_faixa"] = casas_min(min(T_MAX, max(T_MIN, T))).replace(",", ".")
     frase = c.get("frase", b.PROMPT)
-    atencao = _ligado(c.get("atencao", True))
+    atencao = ligado(c.get("atencao", True))
     ids = b.codificar(frase)            # erro em português para palavra fora do vocabulário
-    r = _modelo(atencao) if ids == b.IDS_PROMPT else b.modelo(ids, atencao)
+    r = modelo_prompt(atencao) if ids == b.IDS_PROMPT else b.modelo(ids, atencao)
     z = r["z"][-1]                      # (V,) a última linha prevê o próximo token
     p = b.softmax(z, T)                 # (V,)
     # Do mais provável ao menos; num empate de p (T perto de 0 zera vários), vale a ordem dos logits.
     ordem = sorted(range(b.V), key=lambda i: (-p[i], -z[i], i))
     rotulo_T = casas_min(T) if T >= 0.001 else cientifico(T, 2)
-    itens = [(_tok(i), p[i], [num(p[i]), num(z[i])], "lw-primeiro" if n == 0 else "")
+    itens = [(tok(i), p[i], [num(p[i]), num(z[i])], "lw-primeiro" if n == 0 else "")
              for n, i in enumerate(ordem)]
     if T == 1:
         efeito = "Com T = 1, p é o softmax dos logits sem mudança."
@@ -62,15 +62,15 @@ def _saida(c, acao, inst):
         efeito = "T maior que 1 achata a distribuição."
     texto = b.decodificar(ids)
     out = [barras(itens, ["token", f"p com T = {rotulo_T}", "p", "logit z"]),
-           _nota(f"O mais provável, {_e(_tok(ordem[0]))}, fica com {num(p[ordem[0]])}; "
+           nota(f"O mais provável, {escapa(tok(ordem[0]))}, fica com {num(p[ordem[0]])}; "
                  f"os {inteiro(b.V)} valores somam {num(sum(p))}. " + efeito),
-           _nota(f"Última linha de «{_e(_corta(texto)) if texto else '&lt;|endoftext|&gt;'}» "
+           nota(f"Última linha de «{escapa(corta(texto)) if texto else '&lt;|endoftext|&gt;'}» "
                  f"({contagem(len(ids), 'token')}), "
                  + ("com atenção." if atencao else
                     "sem atenção: ela só vê o último token e a sua posição.")),
            nota_eot(ids, "O prompt")]
     if len(ids) > b.n_ctx:
-        out.append(_nota(f"O prompt tem {contagem(len(ids), 'token')}, mais que as "
+        out.append(nota(f"O prompt tem {contagem(len(ids), 'token')}, mais que as "
                          f"{contagem(b.n_ctx, 'posição', 'posições')} (n_ctx) que o brinquedo conhece: "
                          "as posições além dessas não têm linha em P.", "lw-aviso"))
     return "".join(out), c, []
@@ -94,18 +94,18 @@ def _prox_padrao():
 
 
 def _prox_form(c):
-    return (_linha(_campo_texto("T", "T", c["T"], 4, "temperatura, maior que 0"),
-                   _campo_texto("k", "top-k", c["k"], 3, "vazio: sem corte por k"),
-                   _campo_texto("top_p", "top-p", c["top_p"], 4, "vazio: sem corte por p"),
-                   _campo_texto("u", "u", c["u"], 4, "o sorteio, em [0, 1); vazio: guloso"),
-                   _botao("Escolher"))
-            + _linha(_botao("Anexar e rodar de novo", "anexar", True), _botao("Recomeçar", "recomecar"))
-            + _linha(_botao("Padrão", "preset:padrao"), _botao("Guloso", "preset:guloso"),
-                     _botao("Quente (T = 2)", "preset:quente"), _botao("Top-k 2", "preset:topk2"),
-                     _botao("u = 0,8", "preset:u08"), classe="lw-controles lw-casos")
-            + _nota("Vazio em top-k ou top-p: sem esse corte. Vazio em u: guloso (fica o mais provável). "
+    return (linha(campo_texto("T", "T", c["T"], 4, "temperatura, maior que 0"),
+                   campo_texto("k", "top-k", c["k"], 3, "vazio: sem corte por k"),
+                   campo_texto("top_p", "top-p", c["top_p"], 4, "vazio: sem corte por p"),
+                   campo_texto("u", "u", c["u"], 4, "o sorteio, em [0, 1); vazio: guloso"),
+                   botao("Escolher"))
+            + linha(botao("Anexar e rodar de novo", "anexar", True), botao("Recomeçar", "recomecar"))
+            + linha(botao("Padrão", "preset:padrao"), botao("Guloso", "preset:guloso"),
+                     botao("Quente (T = 2)", "preset:quente"), botao("Top-k 2", "preset:topk2"),
+                     botao("u = 0,8", "preset:u08"), classe="lw-controles lw-casos")
+            + nota("Vazio em top-k ou top-p: sem esse corte. Vazio em u: guloso (fica o mais provável). "
                     "Na tabela, q é p renormalizado entre os tokens que ficam.", "lw-dica")
-            + _oculto("ids", c["ids"]))
+            + oculto("ids", c["ids"]))
 
 
 def _ler_ids(s):
@@ -143,7 +143,7 @@ def _proximo(c, acao, inst):
         c.update(PRESETS_PROXIMO.get(acao[7:], {}))
     ids = list(b.IDS_PROMPT) if acao == "recomecar" else _ler_ids(c.get("ids"))
     T = ler_num(c.get("T"), "a temperatura T")
-    k = _inteiro_se_der(ler_num(c.get("k"), "o top-k", opcional=True))
+    k = inteiro_se_der(ler_num(c.get("k"), "o top-k", opcional=True))
     top_p = ler_num(c.get("top_p"), "o top-p", opcional=True)
     u = ler_num(c.get("u"), "o sorteio u", opcional=True)
     b.valida_config(T, k, top_p, u)
@@ -157,12 +157,12 @@ def _proximo(c, acao, inst):
         fim = anexado == b.EOT or len(ids) >= b.n_ctx
     c["ids"] = " ".join(map(str, ids))
     chips = "".join(
-        f'<li class="lw-token{" lw-novo" if n >= n_prompt else ""}"><span class="lw-token-texto">{_e(_tok(i))}'
+        f'<li class="lw-token{" lw-novo" if n >= n_prompt else ""}"><span class="lw-token-texto">{escapa(tok(i))}'
         f'</span><span class="lw-token-id">{inteiro(i)}</span></li>' for n, i in enumerate(ids))
     out = [f'<ol class="lw-tokens" aria-label="a sequência até aqui">{chips}</ol>',
-           _nota(f"Texto: «{_e(b.decodificar(ids))}»")]
+           nota(f"Texto: «{escapa(b.decodificar(ids))}»")]
     if ids[-1] == b.EOT:
-        out.append(_nota("O modelo escolheu &lt;|endoftext|&gt;: a geração para aqui. "
+        out.append(nota("O modelo escolheu &lt;|endoftext|&gt;: a geração para aqui. "
                          "Use «Recomeçar» para voltar ao prompt.", "lw-fim"))
         return "".join(out), c, ["anexar"], {"anexar": "Anexar: a geração terminou (&lt;|endoftext|&gt;)"}
     cache, z, novas = _logits(inst, ids)
@@ -174,20 +174,20 @@ def _proximo(c, acao, inst):
     itens = []
     for i in b.ranking(det["p"]):
         cls = "lw-escolhido" if i == escolhido else ("lw-mantido" if i in q else "lw-cortado")
-        itens.append((_tok(i), det["p"][i],
+        itens.append((tok(i), det["p"][i],
                       [num(det["p"][i]), num(q[i]) if i in q else "cortado",
                        num(acum[i]) if i in acum else ""], cls))
     cfg = [f"T = {casas_min(T)}", "top-k desligado" if k is None else f"top-k = {inteiro(k)}",
            "top-p desligado" if top_p is None else f"top-p = {casas_min(top_p)}",
            "guloso (sem u)" if u is None else f"u = {casas_min(u)}"]
-    out.append(_nota(" · ".join(cfg), "lw-config"))
+    out.append(nota(" · ".join(cfg), "lw-config"))
     out.append(barras(itens, ["token", "p com T", "p", "q", "acumulada"]))
     if u is None:
         como = "guloso: fica o mais provável entre os mantidos"
     else:
         como = f"u = {casas_min(u)} cai no primeiro token cuja acumulada passa de u"
-    out.append(_nota(f"Ficam {inteiro(len(mantidos))} de {inteiro(b.V)}; {como}. Escolhido: "
-                     f"<strong>{_e(_tok(escolhido))}</strong> (p = {num(det['p'][escolhido])} com T = "
+    out.append(nota(f"Ficam {inteiro(len(mantidos))} de {inteiro(b.V)}; {como}. Escolhido: "
+                     f"<strong>{escapa(tok(escolhido))}</strong> (p = {num(det['p'][escolhido])} com T = "
                      f"{casas_min(T)}; {num(p1[escolhido])} com T = 1).", "lw-resultado"))
     if novas == 0:
         cache_txt = "nenhuma linha nova: só a escolha mudou, os logits são os mesmos"
@@ -196,16 +196,16 @@ def _proximo(c, acao, inst):
                      f"{contagem(len(ids) - 1, 'posição', 'posições')} anteriores vieram do cache")
     else:
         cache_txt = f"{contagem(novas, 'linha')}, o prompt inteiro, uma vez só"
-    out.append(_nota(f"Cache de KV: esta rodada calculou {cache_txt}. Guardadas: K e V de "
+    out.append(nota(f"Cache de KV: esta rodada calculou {cache_txt}. Guardadas: K e V de "
                      f"{contagem(len(cache.ids), 'posição', 'posições')}; linhas calculadas desde o início: "
                      f"{inteiro(cache.linhas_calculadas)}.", "lw-cache"))
     rotulos = {}
     if len(ids) >= b.n_ctx:
-        out.append(_nota(f"O brinquedo conhece só {contagem(b.n_ctx, 'posição', 'posições')} (n_ctx, as linhas "
+        out.append(nota(f"O brinquedo conhece só {contagem(b.n_ctx, 'posição', 'posições')} (n_ctx, as linhas "
                          "de P): não dá para anexar mais.", "lw-fim"))
         rotulos["anexar"] = f"Anexar: cheio (n_ctx = {b.n_ctx} posições)"
     if escolhido == b.EOT:
-        out.append(_nota("O escolhido é &lt;|endoftext|&gt;: anexado, ele encerra a geração.", "lw-fim"))
+        out.append(nota("O escolhido é &lt;|endoftext|&gt;: anexado, ele encerra a geração.", "lw-fim"))
     return "".join(out), c, (["anexar"] if fim else []), rotulos
 
 

@@ -1,6 +1,6 @@
 """O brinquedo é um GPT-2 de verdade: os pesos de `brinquedo.py` dentro do `GPT2LMHeadModel`.
 
-    import brinquedo_hf as bh
+    from livro import brinquedo_hf as bh
     modelo = bh.gpt2_do_brinquedo()          # um GPT2LMHeadModel com 1 bloco, d = 4, V = 12
     bh.compara(modelo)                       # diferença máxima em logits e pesos de atenção
 
@@ -19,7 +19,7 @@ Tudo em float64, para que a diferença que sobra seja só a ordem das somas.
 """
 import random
 
-import brinquedo as b
+from livro import brinquedo as b
 
 
 def _transformers():
