@@ -15,6 +15,19 @@ HTML  := _build/html
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
+## O pyodide-build (só `py-compile` e `lockfile add-wheels`, no fim do build) num ambiente à parte,
+## com o Python do Pyodide (3.13): o bytecode que ele compila só vale para essa versão.
+## Acha o python3.13 em $$PY313, no PATH ou nas versões do pyenv (o primeiro que roda); sem ele, diz o que instalar.
+PY313 ?= $(shell for p in $$(command -v python3.13) $$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13 2>/dev/null | sort -rV); do "$$p" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null && { echo "$$p"; break; }; done)
+.venv-pyodide/.pronto: requirements-pyodide.txt
+	@if [ -z "$(PY313)" ] || ! "$(PY313)" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null; then \
+	  echo "Falta o Python 3.13 (o do Pyodide dos widgets), para o pyodide-build compilar o bytecode."; \
+	  echo "Instale-o (por exemplo: pip install uv && uv python install 3.13, ou pyenv install 3.13)"; \
+	  echo "e rode de novo; ou aponte PY313=/caminho/do/python3.13."; exit 1; fi
+	test -x .venv-pyodide/bin/python || "$(PY313)" -m venv .venv-pyodide
+	.venv-pyodide/bin/python -m pip install --quiet -r requirements-pyodide.txt
+	touch $@
+
 node_modules/.pronto: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
@@ -37,7 +50,7 @@ check: .venv/.pronto
 	$(PY) -m doctest lab/livro/formato.py
 	$(PY) -m livro_ext.rapido
 
-setup: .venv/.pronto node_modules/.pronto
+setup: .venv/.pronto node_modules/.pronto .venv-pyodide/.pronto
 
 ## O livro inteiro, executado do zero (--all), com todo aviso tratado como erro. No fim do build,
 ## book/_ext/pos_build.py (gancho build-finished) põe no site o MathJax e o runtime dos widgets.

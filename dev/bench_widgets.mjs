@@ -2,6 +2,7 @@
 //
 //   node dev/bench_widgets.mjs [pasta do site, padrão _build/html] [--json] [--so=widget,widget]
 //                              [--rapido]  (só runtime, frio/morno e rede lenta)
+//                              [--pares=N] (N pares frio/morno; padrão 3) [--sem-lenta]
 //
 // Num Chromium sem rede, servido em 127.0.0.1 (tests/navegador/servidor.mjs):
 // 1. runtime: os bytes que o navegador baixa até a primeira resposta (contados no
@@ -30,6 +31,8 @@ const HTML = resolve(args.find((a) => !a.startsWith("--")) || join(RAIZ, "_build
 const JSON_SAIDA = args.includes("--json");
 const SO = (args.find((a) => a.startsWith("--so=")) || "").slice(5).split(",").filter(Boolean);
 const RAPIDO = args.includes("--rapido");
+const PARES = Number((args.find((a) => a.startsWith("--pares=")) || "--pares=3").slice(8));
+const SEM_LENTA = args.includes("--sem-lenta");
 const REPETE = 20;
 const ESPERA = 180_000;
 const LENTA = 200 * 1024;
@@ -86,7 +89,7 @@ const p95 = (v) => { const o = [...v].sort((a, b) => a - b); return o[Math.min(o
 function classe(url) {
   const p = new URL(url).pathname;
   if (p.includes("/_static/widgets/")) return "widgets";
-  if (p.includes("/_static/pyodide/") || p.includes("/_static/lab/")) return "pyodide";
+  if (p.includes("/_static/pyodide/")) return "pyodide";
   if (p.includes("/_static/mathjax/")) return "mathjax";
   if (p.endsWith(".html")) return "página";
   return "tema";
@@ -168,7 +171,7 @@ function bytesRuntime(porCaminho) {
   // Só o que a carga do Python busca (worker, pyodide, lab): cru e gzip -9 de cada arquivo.
   const linhas = [];
   for (const [caminho, n] of Object.entries(porCaminho)) {
-    if (!/\/_static\/(pyodide|lab|widgets\/worker)/.test(caminho)) continue;
+    if (!/\/_static\/(pyodide|lab|widgets\/worker)/.test(caminho)) continue; // lab/: o runtime de antes
     const corpo = readFileSync(join(HTML, caminho));
     linhas.push({ caminho, cru: n, gz: gzipSync(corpo, { level: 9 }).length * (n / corpo.length) });
   }
@@ -214,8 +217,8 @@ try {
 
   // 1 e 2: runtime e frio/morno, no mesmo navegador; a página morna é sempre outra.
   const pares = [];
-  for (let i = 0; i < Math.min(todas.length, 3); i++) {
-    const a = todas[i].pagina;
+  for (let i = 0; i < PARES; i++) {
+    const a = todas[i % todas.length].pagina;
     const b = todas[(i + 1) % todas.length].pagina;
     const srv = await servir(HTML);
     const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
@@ -225,7 +228,7 @@ try {
     const morno = await prontoEm(navegador, srv, b, { ctx });
     await ctx.close();
     await srv.fechar();
-    pares.push({ frio: { pagina: a, pronto: frio.pronto, fases: frio.fases, bytecode: frio.bytecode },
+    pares.push({ frio: { pagina: a, pronto: frio.pronto, inicio: frio.inicio, fases: frio.fases, bytecode: frio.bytecode },
       morno: { pagina: b, pronto: morno.pronto, fases: morno.fases, usouBytecode: morno.usouBytecode,
         rede: morno.bytes?.rede }, razao: morno.pronto / frio.pronto, runtime });
     if (!JSON_SAIDA) process.stderr.write(`  frio ${a}: ${s(frio.pronto)} s; morno ${b}: ${s(morno.pronto)} s\n`);
@@ -233,12 +236,15 @@ try {
   geral.pares = pares;
 
   // 3: rede lenta
+  if (SEM_LENTA) geral.lenta = null;
+  else {
   const lenta = await servir(HTML, { taxa: LENTA });
   const l = await prontoEm(navegador, lenta, tokens);
   await lenta.fechar();
   geral.lenta = { pagina: tokens, estado: l.estado, segundos: (l.pronto ?? performance.now()) / 1000,
     avisos: l.progresso.length, exemplos: l.status.filter((t) => /MiB/.test(t)).slice(0, 3), fim: l.texto };
   if (!JSON_SAIDA) process.stderr.write(`  rede lenta: ${l.estado} em ${s(l.pronto ?? 0)} s\n`);
+  }
 
   // 4: por página
   for (const { widgets, pagina } of RAPIDO ? [] : todas) {
@@ -290,19 +296,23 @@ try {
     console.log("\nFrio × morno (navegação → Python pronto; morno = outra página, mesmo navegador)\n");
     console.log("frio (página)                 |  s   | morno (página)                |  s   | razão | fases frio (ms) | fases morno (ms)");
     console.log("------------------------------|------|-------------------------------|------|-------|-----------------|-----------------");
-    const fase = (f) => (f ? `baixado ${f.baixado} · wasm ${f.wasm} · python ${f.python} · imports ${f.imports} · aquecido ${f.aquecido}` : "—");
+    const fase = (f) => (f ? `baixado ${f.baixado} · wasm ${f.wasm} · python ${f.python}` +
+      (f.roda !== undefined ? ` · roda ${f.roda}` : "") + ` · imports ${f.imports} · aquecido ${f.aquecido}` : "—");
     for (const p of pares) {
       console.log([p.frio.pagina.padEnd(29), s(p.frio.pronto).padStart(4), p.morno.pagina.padEnd(29),
         s(p.morno.pronto).padStart(4), p.razao.toFixed(2).replace(".", ",").padStart(5), fase(p.frio.fases),
         fase(p.morno.fases)].join(" | "));
     }
     const razoes = pares.map((p) => p.razao);
+    console.log(`frio (navegação → pronto, com cada widget da página já respondido uma vez): mediana ` +
+      `${s(mediana(pares.map((p) => p.frio.pronto)))} s; o worker começou, mediana, ` +
+      `${s(mediana(pares.map((p) => p.frio.inicio ?? 0)))} s depois da navegação`);
     console.log(`razão morno/frio: mediana ${mediana(razoes).toFixed(2).replace(".", ",")}, pior ` +
       `${Math.max(...razoes).toFixed(2).replace(".", ",")} (orçamento ≤ ${String(ORC.razao).replace(".", ",")}: ` +
       `${ok(Math.max(...razoes) <= ORC.razao)}); bytecode guardado em ${ms(pares[0].frio.bytecode?.ms)} ms ` +
       `depois de pronto (${kb(pares[0].frio.bytecode?.bytes || 0)} KB, só no cache do navegador)`);
     const L = geral.lenta;
-    console.log(`\nRede lenta (${kb(LENTA)} KB/s divididos entre as conexões, ${L.pagina}): ${L.estado} em ` +
+    if (L) console.log(`\nRede lenta (${kb(LENTA)} KB/s divididos entre as conexões, ${L.pagina}): ${L.estado} em ` +
       `${L.segundos.toFixed(1).replace(".", ",")} s; ${L.avisos} avisos de progresso; por exemplo «${L.exemplos[0] || "—"}» ` +
       `(orçamento: pronto, com progresso: ${ok(L.estado === "pronto" && L.avisos > 3)})`);
     if (!RAPIDO) {

@@ -3,35 +3,44 @@
 Roda como gancho `build-finished` do Sphinx (registrado em `widgets.py`), então um
 `jupyter-book build .` simples já dá um site completo. Também roda à mão:
 ``python -m livro_ext.pos_build _build/html``; ``--manifesto`` só imprime as listas;
-``--stdlib destino.zip`` só escreve o zip enxuto da biblioteca padrão.
+``--roda pasta`` só escreve numa pasta a roda do livro, o lock e a biblioteca padrão
+compilada (para tests/js).
 
 O que copia ou gera em `_static/`:
 
 - `mathjax/` (npm `mathjax`), para a matemática funcionar sem internet;
-- `pyodide/`: o runtime do Python dos widgets (npm `pyodide`), enxuto:
+- `pyodide/`: o runtime do Python dos widgets (npm `pyodide`, Python 3.13), enxuto:
   - `pyodide.mjs` como vem;
-  - `pyodide.asm.wasm` e `pyodide.asm.mjs` comprimidos com gzip e cortados em pedaços
+  - `pyodide.asm.wasm` e `pyodide.asm.js` comprimidos com gzip e cortados em pedaços
     (`pyodide.asm.wasm.gz.N`): o worker guarda cada pedaço no Cache API do
     navegador, então uma recarga continua de onde parou, e nenhum servidor
     precisa saber o tipo `application/wasm` nem comprimir nada;
     os arquivos inteiros ficam ao lado, para navegadores sem `DecompressionStream`;
+  - a roda (wheel) do livro: a parte do pacote que os widgets importam, compilada para
+    bytecode pelo `pyodide py-compile` do pyodide-build e registrada num
+    `pyodide-lock.json` próprio pelo `pyodide lockfile add-wheels` (o lock só tem a roda
+    do livro; o worker a instala com `loadPackage`, como qualquer pacote do Pyodide);
   - a biblioteca padrão só com os módulos que os widgets usam (a lista
     `STDLIB_WIDGETS.txt`, ao lado deste arquivo; `tests/js/pyodide.test.mjs` roda
-    todos os casos dos widgets contra este zip e confere que a lista basta), em
-    `python_stdlib.zip.gz` (gzip de um zip sem compressão) e `python_stdlib.zip`;
-  - nenhum `pyodide-lock.json`: os widgets não carregam pacote nenhum;
-- `lab/livro/...`: os arquivos do pacote `livro` que os widgets importam (os mesmos que o
-  build usa), na árvore do pacote; a lista sai dos imports (`livro_ext.navegador`);
-- `lab/manifesto.json`: a única lista do que o navegador busca (nome, bytes,
-  hash), lida pelo worker, pelos testes e pelo benchmark.
+    todos os casos dos widgets contra este zip e confere que a lista basta), também
+    compilada pelo `pyodide py-compile`, em `python_stdlib.zip.gz` (gzip de um zip sem
+    compressão) e `python_stdlib.zip`;
+  - `manifesto.json`: a única lista do que o navegador busca (nome, bytes, hash),
+    lida pelo worker, pelos testes e pelo benchmark.
+
+O pyodide-build roda num ambiente à parte, `.venv-pyodide` (Python 3.13, o mesmo do
+Pyodide: o bytecode só vale para a versão que o compilou; `make setup` o cria a partir
+de `requirements-pyodide.txt`).
 """
 import gzip
 import hashlib
-import io
 import json
 import shutil
+import subprocess
 import sys
+import tempfile
 import zipfile
+from base64 import urlsafe_b64encode
 from pathlib import Path
 
 from . import navegador
@@ -39,7 +48,21 @@ from . import navegador
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
 PYODIDE = RAIZ / "node_modules" / "pyodide"
+PYODIDE_CLI = RAIZ / ".venv-pyodide" / "bin" / "pyodide"
+
+# Os módulos que o worker importa (o resto da roda sai dos imports: livro_ext.navegador).
+MODULO_API = "livro.widgets.api"
+MODULO_FORMATO = "livro.formato"
+PACOTE = "livro"
+VERSAO = "1.0.0"
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
+DATA = (2020, 1, 1, 0, 0, 0)  # a data de todo arquivo que escrevemos em zip (build reprodutível)
+
+
+def arquivos_da_roda():
+    """(arquivo no disco, nome dentro da roda) de cada arquivo que o navegador usa: os
+    derivados dos imports de livro.widgets (livro_ext.navegador), como "livro/widgets/api.py"."""
+    return [(navegador.BASE / nome, nome) for nome in navegador.modulos_navegador()]
 
 
 def stdlib_widgets():
@@ -48,26 +71,95 @@ def stdlib_widgets():
     return [s.strip() for s in linhas if s.strip() and not s.lstrip().startswith("#")]
 
 
-def stdlib_enxuta(destino: Path, origem: Path = PYODIDE / "python_stdlib.zip", comprimido=True) -> Path:
-    """Escreve o zip da biblioteca padrão só com os arquivos de `stdlib_widgets()`.
+def _zip(destino: Path, arquivos, modo=zipfile.ZIP_STORED) -> Path:
+    """Escreve um zip com datas fixas; `arquivos`: pares (nome, bytes)."""
+    with zipfile.ZipFile(destino, "w") as out:
+        for nome, dados in arquivos:
+            info = zipfile.ZipInfo(nome, date_time=DATA)
+            info.compress_type = modo
+            out.writestr(info, dados, compresslevel=9 if modo == zipfile.ZIP_DEFLATED else None)
+    return destino
 
-    comprimido=False: entradas sem compressão (o arquivo inteiro vai depois por gzip, que
-    comprime melhor o conjunto do que o deflate comprime cada entrada)."""
+
+def stdlib_enxuta(destino: Path, origem: Path = PYODIDE / "python_stdlib.zip") -> Path:
+    """Escreve o zip (sem compressão) da biblioteca padrão só com os arquivos de `stdlib_widgets()`.
+
+    Sem compressão: o arquivo inteiro vai depois por gzip, que comprime melhor o conjunto
+    do que o deflate comprime cada entrada."""
     quero = stdlib_widgets()
-    modo = zipfile.ZIP_DEFLATED if comprimido else zipfile.ZIP_STORED
     with zipfile.ZipFile(origem) as z:
         tem = set(z.namelist())
         faltam = [n for n in quero if n not in tem]
         if faltam:
             raise SystemExit(f"STDLIB_WIDGETS.txt cita arquivos que o Pyodide não tem: {faltam}")
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w") as out:
-            for nome in sorted(quero):
-                info = zipfile.ZipInfo(nome, date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = modo
-                out.writestr(info, z.read(nome), compresslevel=9 if comprimido else None)
-    destino.write_bytes(buf.getvalue())
-    return destino
+        return _zip(destino, [(n, z.read(n)) for n in sorted(quero)])
+
+
+def _b64(dados: bytes) -> str:
+    return urlsafe_b64encode(hashlib.sha256(dados).digest()).rstrip(b"=").decode()
+
+
+def escreve_roda(pasta: Path) -> Path:
+    """A roda (wheel, py3-none-any) com o código-fonte da parte do livro que o navegador roda."""
+    di = f"{PACOTE}-{VERSAO}.dist-info"
+    arquivos = [(nome, origem.read_bytes()) for origem, nome in arquivos_da_roda()]
+    topo = sorted({nome.split("/")[0].removesuffix(".py") for _, nome in arquivos_da_roda()})
+    arquivos += [
+        (f"{di}/METADATA", f"Metadata-Version: 2.1\nName: {PACOTE}\nVersion: {VERSAO}\n".encode()),
+        (f"{di}/WHEEL", b"Wheel-Version: 1.0\nGenerator: book/_ext/pos_build.py\n"
+                        b"Root-Is-Purelib: true\nTag: py3-none-any\n"),
+        (f"{di}/top_level.txt", "".join(t + "\n" for t in topo).encode()),
+    ]
+    record = "".join(f"{n},sha256={_b64(d)},{len(d)}\n" for n, d in arquivos) + f"{di}/RECORD,,\n"
+    arquivos.append((f"{di}/RECORD", record.encode()))
+    return _zip(pasta / f"{PACOTE}-{VERSAO}-py3-none-any.whl", arquivos, zipfile.ZIP_DEFLATED)
+
+
+def _pyodide(*args):
+    """Roda a CLI do pyodide-build (de .venv-pyodide); erro dela vira mensagem clara."""
+    if not PYODIDE_CLI.exists():
+        raise SystemExit(f"Falta o pyodide-build ({PYODIDE_CLI.relative_to(RAIZ)}): rode `make setup` "
+                         "(precisa de Python 3.13; o `make book` já faz isso).")
+    r = subprocess.run([str(PYODIDE_CLI), *map(str, args)], capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"`pyodide {' '.join(map(str, args))}` falhou:\n{r.stdout}{r.stderr}")
+
+
+def _python_do_pyodide() -> str:
+    return json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]["python"]
+
+
+def roda_e_lock(pasta: Path) -> dict:
+    """Escreve em `pasta` a roda do livro compilada, o pyodide-lock.json com ela e a
+    biblioteca padrão enxuta compilada (zip sem compressão). Tudo pelo pyodide-build:
+    `lockfile add-wheels` registra a roda; `py-compile` compila a roda e reescreve o lock
+    (nome e sha256 novos) e compila a biblioteca padrão."""
+    pasta = Path(pasta)
+    pasta.mkdir(parents=True, exist_ok=True)
+    alvo = ".".join(_python_do_pyodide().split(".")[:2])
+    r = subprocess.run([str(PYODIDE_CLI.parent / "python"), "-c",
+                        "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True)
+    if PYODIDE_CLI.exists() and r.stdout.strip() != alvo:
+        raise SystemExit(f".venv-pyodide tem Python {r.stdout.strip()}, mas o Pyodide roda {alvo}: o bytecode "
+                         "não serviria. Apague .venv-pyodide e rode `make setup`.")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        roda = escreve_roda(tmp)
+        info = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
+        (tmp / "base.json").write_text(json.dumps({"info": info, "packages": {}}), encoding="utf-8")
+        _pyodide("lockfile", "add-wheels", "--input", tmp / "base.json", "--output", tmp / "pyodide-lock.json",
+                 "--base-path", tmp, roda)
+        (tmp / "base.json").unlink()
+        _pyodide("py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp)
+        lock = json.loads((tmp / "pyodide-lock.json").read_text(encoding="utf-8"))
+        nome_roda = lock["packages"][PACOTE]["file_name"]
+        shutil.copy2(tmp / nome_roda, pasta / nome_roda)
+        shutil.copy2(tmp / "pyodide-lock.json", pasta / "pyodide-lock.json")
+    with tempfile.TemporaryDirectory() as tmp:
+        zip_ = stdlib_enxuta(Path(tmp) / "python_stdlib.zip")
+        _pyodide("py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_)
+        shutil.copy2(zip_, pasta / "python_stdlib.zip")
+    return {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json", "stdlib": pasta / "python_stdlib.zip"}
 
 
 def _hash(dados: bytes) -> str:
@@ -91,11 +183,12 @@ def copia(saida: Path) -> dict:
     if destino.exists():
         shutil.rmtree(destino)
     destino.mkdir(parents=True)
-    for nome in ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]:
+    for nome in ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]:
         if not (PYODIDE / nome).exists():
             raise SystemExit(f"Falta node_modules/pyodide/{nome}: rode `npm ci`.")
-    for nome in ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"]:
+    for nome in ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm"]:
         shutil.copy2(PYODIDE / nome, destino / nome)
+
     def em_pedacos(nome):
         gz = gzip.compress((PYODIDE / nome).read_bytes(), compresslevel=9, mtime=0)
         pedacos = []
@@ -107,41 +200,33 @@ def copia(saida: Path) -> dict:
 
     wasm = (PYODIDE / "pyodide.asm.wasm").read_bytes()
     pedacos = em_pedacos("pyodide.asm.wasm")
-    pedacos_asm = em_pedacos("pyodide.asm.mjs")
-    stdlib_enxuta(destino / "python_stdlib.zip")
-    cru = stdlib_enxuta(destino / "python_stdlib.stored.zip", comprimido=False)
-    (destino / "python_stdlib.zip.gz").write_bytes(gzip.compress(cru.read_bytes(), compresslevel=9, mtime=0))
-    cru.unlink()
-
-    # os arquivos Python do livro que o navegador roda (derivados dos imports de livro.widgets),
-    # na árvore do pacote: o worker os grava no site-packages do Pyodide
-    arquivos = navegador.modulos_navegador()
-    lab = static / "lab"
-    if lab.exists():
-        shutil.rmtree(lab)
-    for nome in arquivos:
-        (lab / nome).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(navegador.BASE / nome, lab / nome)
+    pedacos_asm = em_pedacos("pyodide.asm.js")
+    feitos = roda_e_lock(destino)
+    stdlib = feitos["stdlib"]
+    (destino / "python_stdlib.zip.gz").write_bytes(gzip.compress(stdlib.read_bytes(), compresslevel=9, mtime=0))
+    lock = json.loads(feitos["lock"].read_text(encoding="utf-8"))
 
     versao = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
     manifesto = {
         "pyodide": versao,
+        "python": lock["info"]["python"],
         # o .wasm: pedaços do gzip (em ordem) e, para quem não descomprime, o arquivo inteiro
         "wasm": {"pedacos": pedacos, "bytes": len(wasm), "hash": _hash(wasm),
                  "inteiro": _item(destino / "pyodide.asm.wasm", static)},
-        "asm": {"pedacos": pedacos_asm, "inteiro": _item(destino / "pyodide.asm.mjs", static)},
+        "asm": {"pedacos": pedacos_asm, "inteiro": _item(destino / "pyodide.asm.js", static)},
         "mjs": _item(destino / "pyodide.mjs", static),
-        # a biblioteca padrão enxuta: gzip de um zip sem compressão e, para quem não descomprime, o zip
-        "stdlib": {"gz": _item(destino / "python_stdlib.zip.gz", static),
-                   "inteiro": _item(destino / "python_stdlib.zip", static)},
-        "lab": [dict(_item(lab / nome, static), nome=nome) for nome in arquivos],
-        # sem pyodide-lock.json (119 KB): um lock sem pacotes, com o "info" do Pyodide fixado
-        "lock_info": json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"],
+        # a biblioteca padrão enxuta, em bytecode: gzip de um zip sem compressão e, sem gzip, o zip
+        "stdlib": {"gz": _item(destino / "python_stdlib.zip.gz", static), "inteiro": _item(stdlib, static)},
+        # o lock do pyodide-build e a roda do livro que ele registra (o worker a instala com loadPackage)
+        "lock": _item(feitos["lock"], static),
+        "roda": dict(_item(feitos["roda"], static), pacote=PACOTE),
+        "modulos": {"api": MODULO_API, "formato": MODULO_FORMATO},
     }
-    todos = [*pedacos, *pedacos_asm, manifesto["mjs"], manifesto["stdlib"]["gz"], *manifesto["lab"]]
+    todos = [*pedacos, *pedacos_asm, manifesto["mjs"], manifesto["stdlib"]["gz"], manifesto["lock"],
+             manifesto["roda"]]
     manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode())
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
-    (lab / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")
+    (destino / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")
     (saida / ".nojekyll").write_text("")
     return manifesto
 
@@ -149,8 +234,9 @@ def copia(saida: Path) -> dict:
 def ao_fim_do_build(app, excecao):
     """Gancho `build-finished` do Sphinx: só no HTML e só se o build deu certo.
 
-    Sem node_modules (uma cópia do livro só para ver as páginas), avisa e segue: o site
-    sai sem widgets vivos, e o worker diz isso ao leitor. No `make book`, o aviso vira erro (-W).
+    Sem node_modules ou sem .venv-pyodide (uma cópia do livro só para ver as páginas), avisa
+    e segue: o site sai sem widgets vivos, e o worker diz isso ao leitor. No `make book`, o
+    aviso vira erro (-W).
     """
     if excecao is None and app.builder.format == "html":
         try:
@@ -162,9 +248,10 @@ def ao_fim_do_build(app, excecao):
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--manifesto"]:
-        print(json.dumps({"lab": navegador.modulos_navegador(), "stdlib": stdlib_widgets()}))
-    elif sys.argv[1:2] == ["--stdlib"]:  # só o zip enxuto (para tests/js/pyodide.test.mjs)
-        print(stdlib_enxuta(Path(sys.argv[2])))
+        print(json.dumps({"lab": [n for _, n in arquivos_da_roda()], "stdlib": stdlib_widgets(),
+                          "pacote": PACOTE, "modulos": {"api": MODULO_API, "formato": MODULO_FORMATO}}))
+    elif sys.argv[1:2] == ["--roda"]:  # só a roda, o lock e a biblioteca padrão (para tests/js)
+        print(json.dumps({k: str(v) for k, v in roda_e_lock(Path(sys.argv[2])).items()}))
     else:
         m = copia(Path(sys.argv[1]))
         print("Runtime do navegador copiado para", sys.argv[1], f"(versão {m['versao']})")

@@ -1,6 +1,8 @@
 // O brinquedo no Pyodide (o Python dos widgets) dá os mesmos números que no CPython.
 //
-// Roda offline: o Pyodide vem de node_modules/pyodide. A referência é calculada na
+// Roda offline: o Pyodide vem de node_modules/pyodide, e o Python do livro é a roda que o
+// build faz (livro_ext.pos_build --roda: pyodide-build compila e registra num lock),
+// instalada com loadPackage como no navegador. A referência é calculada na
 // hora pelo CPython do projeto (.venv/bin/python) rodando os mesmos casos
 // (tests/js/casos.py); nada de número copiado aqui.
 import { test, before } from "node:test";
@@ -20,7 +22,7 @@ const CASOS = join(RAIZ, "tests", "js", "casos.py");
 // caminhos como "livro/widgets/api.py") e da biblioteca padrão enxuta (pos_build.py).
 const MANIFESTO = JSON.parse(execFileSync(PYTHON, [...POS_BUILD, "--manifesto"], { encoding: "utf8" }));
 const LAB = MANIFESTO.lab;
-// o site-packages do Pyodide, como o worker o calcula (pela versão do Python)
+// o site-packages do Pyodide, onde o loadPackage instala a roda do livro
 const SITE = "import sys; '/lib/python%d.%d/site-packages' % sys.version_info[:2]";
 const INDEX = join(RAIZ, "node_modules", "pyodide") + "/";
 
@@ -29,6 +31,7 @@ let pyodide;
 let py;
 let enxuta; // os mesmos casos contra o zip enxuto que vai para o site
 let modulosUsados;
+let roda; // a pasta com a roda do livro, o pyodide-lock.json e a biblioteca padrão compilada
 
 function rodaCPython() {
   // o pacote livro vem da instalação do .venv; casos.py, da pasta de trabalho (python -c)
@@ -37,13 +40,11 @@ function rodaCPython() {
 }
 
 async function pyodideCom(opcoes) {
-  const p = await loadPyodide({ indexURL: INDEX, stdout: () => {}, stderr: () => {}, ...opcoes });
-  // como o worker: os arquivos do pacote no site-packages, na árvore do pacote
+  const p = await loadPyodide({ indexURL: INDEX, stdout: () => {}, stderr: () => {},
+    lockFileURL: join(roda, "pyodide-lock.json"), packageBaseUrl: roda + "/", ...opcoes });
+  // como o worker: a roda do livro, do lock que o pyodide-build escreveu
+  await p.loadPackage(MANIFESTO.pacote, { messageCallback: () => {}, errorCallback: () => {} });
   const site = p.runPython(SITE);
-  for (const nome of LAB) {
-    p.FS.mkdirTree(`${site}/${dirname(nome)}`);
-    p.FS.writeFile(`${site}/${nome}`, readFileSync(join(RAIZ, "lab", nome), "utf8"));
-  }
   p.FS.writeFile(`${site}/casos.py`, readFileSync(CASOS, "utf8"));
   p.runPython(`import sys; sys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
   return p;
@@ -52,6 +53,8 @@ async function pyodideCom(opcoes) {
 before(async () => {
   assert.ok(existsSync(PYTHON), `falta ${PYTHON}: rode \`make setup\``);
   cpython = rodaCPython();
+  roda = mkdtempSync(join(tmpdir(), "roda-"));
+  execFileSync(PYTHON, [...POS_BUILD, "--roda", roda]);
   py = await pyodideCom({});
   pyodide = JSON.parse(py.runPython("import casos; casos.casos()"));
   // Os arquivos da biblioteca padrão que os casos (todos os widgets) de fato importaram.
@@ -60,10 +63,8 @@ import sys
 _z = "/lib/python%d%d.zip/" % sys.version_info[:2]
 sorted({m.__file__[len(_z):] for m in list(sys.modules.values())
         if (getattr(m, "__file__", None) or "").startswith(_z)})`).toJs();
-  const pasta = mkdtempSync(join(tmpdir(), "stdlib-"));
-  const zip = join(pasta, "python_stdlib.zip");
-  execFileSync(PYTHON, [...POS_BUILD, "--stdlib", zip]);
-  const p2 = await pyodideCom({ stdLibURL: zip, lockFileContents: { info: py.lockfile.info, packages: {} } });
+  // A biblioteca padrão do site: só a lista, já em bytecode (pyodide py-compile).
+  const p2 = await pyodideCom({ stdLibURL: join(roda, "python_stdlib.zip") });
   enxuta = JSON.parse(p2.runPython("import casos; casos.casos()"));
 });
 
@@ -82,16 +83,17 @@ function compara(a, b, caminho, difs) {
   } else if (a !== b) difs.push(`${caminho}: ${JSON.stringify(a).slice(0, 200)} ≠ ${JSON.stringify(b).slice(0, 200)}`);
 }
 
-test("o Pyodide é o Python que os widgets usam (3.x, sem pacotes extras)", () => {
+test("o Pyodide é o Python que os widgets usam (3.x, só a roda do livro)", () => {
   const versao = py.runPython("import sys; '%d.%d' % sys.version_info[:2]");
   assert.match(versao, /^3\.\d+$/);
   assert.equal(py.runPython("import sys; 'numpy' in sys.modules"), false);
+  assert.deepEqual(Object.keys(py.loadedPackages), [MANIFESTO.pacote]);
 });
 
-test("o pacote livro vem do site-packages do Pyodide, sem mexer no sys.path", () => {
+test("o pacote livro vem do site-packages do Pyodide (a roda, em bytecode), sem mexer no sys.path", () => {
   const site = py.runPython(SITE);
   assert.ok(py.runPython(`import sys; ${JSON.stringify(site)} in sys.path`));
-  assert.equal(py.runPython("import livro.widgets.api as a; a.__file__"), `${site}/livro/widgets/api.py`);
+  assert.equal(py.runPython("import livro.widgets.api as a; a.__file__"), `${site}/livro/widgets/api.pyc`);
   assert.ok(LAB.includes("livro/__init__.py") && LAB.includes("livro/widgets/api.py"));
 });
 

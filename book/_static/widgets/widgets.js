@@ -185,6 +185,7 @@ function iniciar() {
       medidas.fases = data.fases;
       medidas.bytes = data.bytes;
       medidas.usouBytecode = data.bytecode;
+      medidas.pacote = data.pacote; // de onde veio o Python do livro (a roda instalada)
       todos(`Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
         // Se o leitor mexeu antes do Python chegar, a fila já tem o pedido.

@@ -1,17 +1,19 @@
-// O worker dos widgets: carrega o Pyodide (de _static/pyodide/, nunca de fora), grava no
-// site-packages dele os mesmos arquivos do pacote `livro` que o build usa (_static/lab/livro/)
-// e responde aos pedidos da página com livro.widgets.api.responder_json.
+// O worker dos widgets: carrega o Pyodide (de _static/pyodide/, nunca de fora), instala
+// a roda (wheel) do livro com loadPackage, a partir do pyodide-lock.json do site (os dois
+// feitos no build pelo pyodide-build, já em bytecode), e responde aos pedidos da página
+// com a função responder_json do livro.
 //
-// O que ele busca está em _static/lab/manifesto.json (escrito por livro_ext.pos_build):
+// O que ele busca está em _static/pyodide/manifesto.json (escrito por livro_ext.pos_build):
 // nome, bytes e hash de cada arquivo. A carga foi feita para a rede de um celular:
 // - cada arquivo vai para o Cache API do navegador assim que chega inteiro; o .wasm e o
-//   pyodide.asm.mjs vêm em pedaços de gzip, então uma recarga continua do último pedaço
+//   pyodide.asm.js vêm em pedaços de gzip, então uma recarga continua do último pedaço
 //   que chegou, e uma segunda página não baixa nada;
 // - o progresso (bytes recebidos de quantos) vai para a página a cada pedaço de rede;
 // - só desiste quando a rede para: nenhum byte em `paradoMs` (padrão 20 s);
 // - o .wasm é montado aqui (gzip → DecompressionStream) e entregue ao Pyodide com o
 //   tipo application/wasm: o tipo que o servidor manda não importa mais;
-// - a biblioteca padrão é o zip enxuto do build; nenhum pyodide-lock.json é buscado.
+// - a biblioteca padrão é o zip enxuto do build, já compilado; a roda do livro vem com o
+//   resto (mesmo cache, mesmo progresso) e o fetch do loadPackage a recebe daqui.
 
 const BASE = new URL("../", import.meta.url); // .../_static/
 const CACHE = "livro-runtime";
@@ -120,9 +122,9 @@ const mib = (n) => (n / 1048576).toLocaleString("pt-BR", { maximumFractionDigits
 async function iniciar(nomes) {
   let m;
   try {
-    const r = await fetch(new URL("lab/manifesto.json", BASE), { cache: "no-cache" });
+    const r = await fetch(new URL("pyodide/manifesto.json", BASE), { cache: "no-cache" });
     if (r.status === 404) {
-      return falhou("O site não tem o runtime do Python (_static/lab/manifesto.json): o build não terminou.");
+      return falhou("O site não tem o runtime do Python (_static/pyodide/manifesto.json): o build não terminou.");
     }
     if (!r.ok) return falhou(`Não deu para buscar a lista do runtime do Python (HTTP ${r.status}).`);
     m = await r.json();
@@ -134,17 +136,9 @@ async function iniciar(nomes) {
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
   const asmItens = descomprime ? m.asm.pedacos : [m.asm.inteiro];
   const stdlibItem = descomprime ? m.stdlib.gz : m.stdlib.inteiro;
-  // O bytecode que uma página anterior compilou (ver gerarPyc): com ele, o Python não
-  // recompila a biblioteca padrão nem os arquivos do livro, e nem precisa deles.
-  const pycItem = { url: `pyodide/pyc-${m.versao}.zip`, hash: m.versao, bytes: 0 };
-  const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, ...m.asm.pedacos, m.asm.inteiro, ...m.lab,
-    ...m.wasm.pedacos, m.wasm.inteiro, pycItem]);
-  let pyc = null;
-  if (cache) {
-    const r = await cache.match(chave(pycItem)).catch(() => null);
-    if (r) pyc = new Uint8Array(await r.arrayBuffer());
-  }
-  const itens = [...asmItens, ...wasmItens, ...(pyc ? [] : [stdlibItem, ...m.lab])];
+  const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, ...m.asm.pedacos, m.asm.inteiro,
+    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda]);
+  const itens = [...asmItens, ...wasmItens, stdlibItem, m.lock, m.roda];
   progresso.total = itens.reduce((s, i) => s + i.bytes, 0);
   avisar(true);
   let dados;
@@ -163,25 +157,21 @@ async function iniciar(nomes) {
   postMessage({ tipo: "fase", fase: "iniciando" });
   const gz = (partes) => new Blob(partes).stream().pipeThrough(new DecompressionStream("gzip"));
   const partesAsm = dados.slice(0, asmItens.length);
-  const asm = descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
-  const resto = dados.slice(asmItens.length);
-  const partesWasm = resto.slice(0, wasmItens.length);
-  let stdlib;
-  let lab = null;
-  if (pyc) stdlib = new Blob([pyc]);
-  else {
-    const [s, ...l] = resto.slice(wasmItens.length);
-    stdlib = descomprime ? await new Response(gz([s])).blob() : new Blob([s]);
-    lab = l;
-  }
+  const partesWasm = dados.slice(asmItens.length, asmItens.length + wasmItens.length);
+  const [s, lockBytes, roda] = dados.slice(asmItens.length + wasmItens.length);
+  const stdlib = descomprime ? await new Response(gz([s])).blob() : new Blob([s]);
+  const lock = JSON.parse(new TextDecoder().decode(lockBytes));
+  const urlRoda = new URL(m.roda.url, BASE).href;
 
-  // O Pyodide busca `pyodide.asm.wasm` com fetch e compila em fluxo: entregamos o nosso.
+  // O Pyodide busca `pyodide.asm.wasm` (compila em fluxo) e, no loadPackage, a roda do
+  // livro com fetch: entregamos os bytes que já temos.
   const respostaWasm = () => new Response(descomprime ? gz(partesWasm) : new Blob(partesWasm),
     { headers: { "content-type": "application/wasm" } });
   const fetchOriginal = self.fetch.bind(self);
   self.fetch = (recurso, opcoes) => {
     const u = typeof recurso === "string" ? recurso : (recurso.url || String(recurso));
     if (u.endsWith("/pyodide.asm.wasm")) return Promise.resolve(respostaWasm());
+    if (u === urlRoda) return Promise.resolve(new Response(roda));
     return fetchOriginal(recurso, opcoes);
   };
   const instancia = WebAssembly.instantiateStreaming;
@@ -194,92 +184,40 @@ async function iniciar(nomes) {
   let py;
   try {
     const { loadPyodide } = await import("../pyodide/pyodide.mjs");
+    // pyodide.asm.js (montado dos pedaços) define globalThis._createPyodideModule; com ele
+    // definido, o Pyodide não busca o arquivo de novo.
+    const asm = descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
     const urlAsm = URL.createObjectURL(new Blob([asm], { type: "text/javascript" }));
-    let createPyodideModule;
     try {
-      createPyodideModule = (await import(urlAsm)).default;
+      await import(urlAsm);
     } catch {
-      createPyodideModule = undefined; // o Pyodide importa o arquivo ele mesmo
+      // o Pyodide importa o arquivo ele mesmo
     }
     py = await loadPyodide({
       indexURL: new URL("pyodide/", BASE).href,
       stdLibURL: URL.createObjectURL(stdlib),
-      lockFileContents: { info: m.lock_info, packages: {} },
-      createPyodideModule,
+      lockFileContents: lock,
+      packageBaseUrl: new URL("pyodide/", BASE).href,
       stdout: () => {}, stderr: () => {},
     });
     marca("python");
-    if (lab) {
-      // o pacote livro no site-packages (já está no caminho do Python): "livro/widgets/api.py"
-      const site = py.runPython("import sys; '/lib/python%d.%d/site-packages' % sys.version_info[:2]");
-      m.lab.forEach((item, i) => {
-        py.FS.mkdirTree(`${site}/${item.nome.slice(0, item.nome.lastIndexOf("/"))}`);
-        py.FS.writeFile(`${site}/${item.nome}`, lab[i]);
-      });
-      // o leitor de pasta do site-packages, guardado sem o livro/, lê a pasta de novo
-      // (importlib.invalidate_caches() puxaria o importlib.metadata, que a biblioteca enxuta não tem)
-      py.runPython(`import sys; sys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
-    }
-    const api = py.pyimport("livro.widgets.api");
+    await py.loadPackage(m.roda.pacote, { messageCallback: () => {}, errorCallback: () => {} });
+    marca("roda");
+    const api = py.pyimport(m.modulos.api);
     responder = api.responder_json;
     marca("imports");
     // Aquece cada widget da página uma vez: a primeira resposta ao leitor já sai rápida.
     for (const nome of nomes) responder(JSON.stringify({ widget: nome }));
     marca("aquecido");
-    const formato = py.pyimport("livro.formato");
+    const formato = py.pyimport(m.modulos.formato);
     const segundos = formato.num((performance.now() - t0) / 1000, 1);
-    postMessage({ tipo: "pronto", segundos, fases, bytes: { ...progresso }, bytecode: Boolean(pyc) });
+    // De onde veio o Python do livro (para os testes: a roda instalada, em bytecode).
+    const pacote = { nome: m.roda.pacote, arquivo: String(api.__file__), instalados: Object.keys(py.loadedPackages) };
+    postMessage({ tipo: "pronto", segundos, fases, bytes: { ...progresso }, bytecode: true, pacote });
+    // O bytecode veio pronto do build (pyodide py-compile): nada a compilar nem guardar aqui.
+    postMessage({ tipo: "bytecode", ms: 0, bytes: m.roda.bytes + m.stdlib.gz.bytes, origem: "build" });
   } catch (e) {
-    if (pyc && cache) await cache.delete(chave(pycItem)).catch(() => {});
     return falhou(`Não deu para iniciar o Python: ${e.message}`);
-  }
-  if (!pyc && cache) setTimeout(() => gerarPyc(py, m, cache, chave(pycItem)), 500);
-}
-
-// Depois de pronto, sem pressa: compila para bytecode cada arquivo da biblioteca padrão
-// e do livro, um por vez (os pedidos do leitor passam entre um e outro), e guarda o zip
-// no cache. Na próxima página, o Python inicia sem compilar nada.
-async function gerarPyc(py, m, cache, url) {
-  const t = performance.now();
-  try {
-    const ns = py.toPy({});
-    py.runPython(`
-import io, sys, zipfile, importlib.util
-from importlib._bootstrap_external import _code_to_hash_pyc
-_zip = "/lib/python%d%d.zip" % sys.version_info[:2]
-_src = zipfile.ZipFile(_zip, metadata_encoding="utf-8")
-_buf = io.BytesIO()
-_out = zipfile.ZipFile(_buf, "w")
-def um(nome, caminho, fonte):
-    codigo = compile(fonte, caminho, "exec", dont_inherit=True)
-    info = zipfile.ZipInfo(nome[:-3] + ".pyc", (2020, 1, 1, 0, 0, 0))
-    _out.writestr(info, bytes(_code_to_hash_pyc(codigo, importlib.util.source_hash(fonte), False)))
-def da_stdlib(nome):
-    um(nome, _zip + "/" + nome, _src.read(nome))
-_site = "/lib/python%d.%d/site-packages/" % sys.version_info[:2]
-def do_livro(nome):
-    with open(_site + nome, "rb") as f:
-        um(nome, _site + nome, f.read())
-def fim():
-    _out.close()
-    return _buf.getvalue()
-nomes = [n for n in _src.namelist() if n.endswith(".py")]
-`, { globals: ns });
-    const nomes = ns.get("nomes").toJs();
-    for (const nome of nomes) {
-      ns.get("da_stdlib")(nome);
-      await new Promise((ok) => setTimeout(ok, 0));
-    }
-    for (const item of m.lab) {
-      ns.get("do_livro")(item.nome);
-      await new Promise((ok) => setTimeout(ok, 0));
-    }
-    const zip = ns.get("fim")().toJs();
-    ns.destroy();
-    await cache.put(url, new Response(zip, { headers: { "content-type": "application/zip" } }));
-    postMessage({ tipo: "bytecode", ms: Math.round(performance.now() - t), bytes: zip.length });
-  } catch (e) {
-    postMessage({ tipo: "bytecode", erro: String(e.message || e) });
   }
 }
 
