@@ -141,3 +141,35 @@ def test_fontes_com_o_simbolo_de_espaco(pdf, capitulos):
     fontes = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
     linhas = [x for x in fontes.splitlines()[2:] if x.strip()]
     assert linhas and all(" yes " in x for x in linhas), fontes
+
+
+@sem_poppler
+def test_codigo_visivel_sim_encanamento_nao(capitulos):
+    """As células que o site mostra estão no PDF; as escondidas (remove-cell) não."""
+    tokens = pc.normaliza(capitulos["book/tokens"])
+    assert "def maior_pedaco(texto, vocab):" in tokens
+    for cap, texto in capitulos.items():
+        assert "sys.path.insert" not in texto, cap
+        assert "from paginas import cola" not in texto, cap
+
+
+@sem_poppler
+def test_widgets_parados_com_o_endereco_do_vivo(capitulos):
+    """Cada página com widget diz, logo depois dele, onde está a versão que responde."""
+    for pagina in ["book/tokens", "book/qkv", "book/bloco", "book/escala"]:
+        texto = pc.normaliza(capitulos[pagina])
+        assert "A versão viva, que responde, está no site" in texto, pagina
+        assert re.search(r"github\.io/[^ ]+/" + re.escape(pagina) + r"\.html", re.sub(r"\s", "", texto)), pagina
+
+
+@sem_poppler
+def test_matematica_desenhada_e_hifenizacao(pdf, capitulos):
+    """Nenhum LaTeX cru no papel (o MathJax terminou antes da impressão), e o português
+    hifeniza: há quebras com hífen, nunca no meio de um número."""
+    for cap, texto in capitulos.items():
+        for cru in ["\\frac", "\\(", "\\begin", "$$"]:
+            assert cru not in texto, (cap, cru)
+    tudo = "\n".join(capitulos.values())
+    quebras = re.findall(r"(\S*)\u00ad?\u2010\n(\S*)", tudo)
+    assert len(quebras) > 100
+    assert not [q for q in quebras if q[0][-1:].isdigit() and q[1][:1].isdigit()]

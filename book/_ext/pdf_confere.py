@@ -137,7 +137,7 @@ def confere_numeros(texto_capitulo: str, valores: dict) -> list[str]:
             elif tipo == "celula" and not _achou(t, texto, sem_espaco):
                 # numa coluna estreita a célula quebra em linhas, e o pdftotext intercala as
                 # células vizinhas: então cada pedaço dela (palavra ou número, inteiro) basta
-                faltam += [p for p in t.split() if not _achou(p.strip("():;,"), texto, sem_espaco)]
+                faltam += [p for p in re.split(r"[\s/]+", t) if not _achou(p.strip("():;,"), texto, sem_espaco)]
             elif not _achou(t, texto, sem_espaco):
                 faltam.append(t)
         if faltam:

@@ -50,11 +50,14 @@ try {
   pagina.on("pageerror", (e) => erros.push(String(e)));
   await pagina.emulateMedia({ media: "print", colorScheme: "light" });
   await pagina.goto(ORIGEM + path.basename(html), { waitUntil: "load", timeout: 120_000 });
-  // MathJax: a página carrega tex-chtml.js com defer; espera a tipografia inteira
-  await pagina.waitForFunction(() => window.MathJax && window.MathJax.startup && window.MathJax.startup.promise,
-    null, { timeout: 60_000 });
+  // MathJax (se a página o carrega, com defer): espera a tipografia inteira
+  const comMathJax = await pagina.evaluate(() => !!document.querySelector("script[src*='mathjax']"));
+  if (comMathJax) {
+    await pagina.waitForFunction(() => window.MathJax && window.MathJax.startup && window.MathJax.startup.promise,
+      null, { timeout: 60_000 });
+  }
   const formulas = await pagina.evaluate(async () => {
-    await window.MathJax.startup.promise;
+    if (window.MathJax && window.MathJax.startup) await window.MathJax.startup.promise;
     await document.fonts.ready;
     return document.querySelectorAll("mjx-container").length;
   });
