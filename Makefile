@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check setup lock bench bench-widgets serve limpa chromium
+.PHONY: book test check setup lock bench bench-widgets serve limpa chromium pdf poppler
 
 ## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
 ## e Node (fixado em package-lock.json)
@@ -42,6 +42,13 @@ chromium:
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium; \
 	else echo "Falta o Chromium: instale o pacote 'chromium' ou aponte CHROMIUM=/caminho/do/chromium."; exit 1; fi
 
+# pdftotext e pdftoppm (pacote poppler-utils do Debian), para o PDF e os testes dele; como o Chromium.
+poppler:
+	@if command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq poppler-utils; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq poppler-utils; \
+	else echo "Falta o pdftotext: instale o pacote 'poppler-utils'."; exit 1; fi
+
 ## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e a trava
 ## rápida (roda o código das páginas sem o Sphinx e compara cada número com o lock).
 check: .venv/.pronto
@@ -61,13 +68,21 @@ book: setup
 	@echo "Livro pronto em $(HTML)/index.html"
 	@echo "Para abrir com os widgets: make serve  (e visite http://127.0.0.1:8000)"
 
+## O livro inteiro num PDF A4 (_build/html/livro.pdf, publicado com o site): a página única do
+## Sphinx (singlehtml) lida dos doctrees do build acima, sem executar nada de novo, e impressa
+## pelo Chromium (book/_ext/pdf.py). Sem o build, faz o `make book` antes.
+pdf: setup chromium poppler
+	@test -f _build/.doctrees/environment.pickle -a -f $(HTML)/index.html || $(MAKE) book
+	$(PY) -m livro_ext.pdf
+
 serve:
 	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory $(HTML)
 
-## Todos os testes: o build acima e depois pytest, Pyodide (node) e navegador.
+## Todos os testes: o build acima, o PDF e depois pytest, Pyodide (node) e navegador.
 ## A razão do build é comparada com o lock (no pytest); a trava rápida roda as páginas de novo
 ## com 1 e com 2 threads no BLAS e no torch: nenhum número impresso pode depender disso.
-test: book chromium
+test: book chromium poppler
+	$(PY) -m livro_ext.pdf
 	$(PY) -m ruff check .
 	$(PY) -m doctest lab/livro/formato.py
 	$(PY) -m livro_ext.razao gerar _build

@@ -1,0 +1,125 @@
+// Imprime a página única do livro (book/_ext/pdf.py a monta) em A4, no Chromium do Debian.
+//   node book/_ext/pdf_imprime.mjs _build/singlehtml/livro_pdf.html _build/html/livro.pdf _build/pdf/paginas.json
+// Sem rede: os arquivos são servidos do disco numa origem falsa (http://livro.pdf/); todo o
+// resto é recusado. Espera o MathJax terminar, encolhe o que é mais largo que a coluna,
+// imprime, lê com o pdftotext a página de cada capítulo (um marcador invisível), escreve as
+// páginas no sumário e imprime de novo, sem os marcadores.
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile, mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import os from "node:os";
+
+const [html, saida, paginasJson] = process.argv.slice(2);
+if (!html || !saida || !paginasJson) {
+  console.error("uso: node pdf_imprime.mjs pagina.html saida.pdf paginas.json");
+  process.exit(2);
+}
+const RAIZ = path.dirname(path.resolve(html));
+const ORIGEM = "http://livro.pdf/";
+const TIPOS = { ".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".woff": "font/woff",
+  ".woff2": "font/woff2", ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".ttf": "font/ttf" };
+// A4 com margens de 16 mm dos lados: a coluna tem 178 mm (a 96 px por polegada)
+const MARGEM = { top: "16mm", bottom: "18mm", left: "16mm", right: "16mm" };
+const COLUNA_PX = Math.floor((210 - 32) / 25.4 * 96);
+
+const navegador = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--font-render-hinting=none"],
+});
+let falhou = 0;
+try {
+  const contexto = await navegador.newContext({ viewport: { width: COLUNA_PX, height: 1000 } });
+  const faltando = [];
+  await contexto.route("**/*", async (rota) => {
+    const url = new URL(rota.request().url());
+    if (url.origin + "/" !== ORIGEM) return rota.abort();
+    const arquivo = path.join(RAIZ, decodeURIComponent(url.pathname));
+    if (!arquivo.startsWith(RAIZ)) return rota.abort();
+    try {
+      const corpo = await readFile(arquivo);
+      return rota.fulfill({ body: corpo, contentType: TIPOS[path.extname(arquivo)] || "application/octet-stream" });
+    } catch {
+      faltando.push(url.pathname);
+      return rota.fulfill({ status: 404, body: "" });
+    }
+  });
+  const pagina = await contexto.newPage();
+  const erros = [];
+  pagina.on("pageerror", (e) => erros.push(String(e)));
+  await pagina.emulateMedia({ media: "print", colorScheme: "light" });
+  await pagina.goto(ORIGEM + path.basename(html), { waitUntil: "load", timeout: 120_000 });
+  // MathJax (se a página o carrega, com defer): espera a tipografia inteira
+  const comMathJax = await pagina.evaluate(() => !!document.querySelector("script[src*='mathjax']"));
+  if (comMathJax) {
+    await pagina.waitForFunction(() => window.MathJax && window.MathJax.startup && window.MathJax.startup.promise,
+      null, { timeout: 60_000 });
+  }
+  const formulas = await pagina.evaluate(async () => {
+    if (window.MathJax && window.MathJax.startup) await window.MathJax.startup.promise;
+    await document.fonts.ready;
+    return document.querySelectorAll("mjx-container").length;
+  });
+  if (faltando.length) console.error("pdf: arquivos que a página pediu e não existem:", faltando.slice(0, 10));
+  if (erros.length) console.error("pdf: erros de JavaScript na página:", erros.slice(0, 5));
+  // O que é mais largo que a coluna encolhe (zoom) até caber: equações, tabelas, saídas, figuras.
+  const encolhidos = await pagina.evaluate(() => {
+    const lista = [];
+    const sel = "mjx-container[display='true'], table, .cell_output pre, div.highlight pre, figure, svg, .livro-widget, img";
+    for (const el of document.querySelectorAll(sel)) {
+      const pai = el.parentElement;
+      if (!pai) continue;
+      const cabe = pai.clientWidth - 1;
+      const largura = el.scrollWidth;
+      if (cabe > 50 && largura > cabe + 2) {
+        const z = cabe / largura;
+        el.style.zoom = String(z);
+        lista.push({ tag: el.tagName.toLowerCase(), zoom: Math.round(z * 100) / 100 });
+      }
+    }
+    return lista;
+  });
+  const opcoes = {
+    format: "A4", margin: MARGEM, printBackground: true, outline: true, tagged: true,
+    displayHeaderFooter: true,
+    headerTemplate: "<span></span>",
+    footerTemplate: '<div style="width:100%;text-align:center;font-size:8pt;font-family:\'DejaVu Serif\',serif;color:#555">'
+      + '<span class="pageNumber"></span></div>',
+  };
+  const tmp = path.join(os.tmpdir(), `livro-pdf-${process.pid}`);
+  await mkdir(tmp, { recursive: true });
+  const primeira = path.join(tmp, "passo1.pdf");
+  await pagina.pdf({ ...opcoes, path: primeira });
+
+  // A página de cada capítulo: o marcador @@PDFCAPnn@@ (1 px, transparente) está nela.
+  const texto = execFileSync("pdftotext", ["-enc", "UTF-8", primeira, "-"], { maxBuffer: 1 << 28 }).toString("utf8");
+  const folhas = texto.split("\f");
+  if (folhas.at(-1).trim() === "") folhas.pop();
+  const inicio = {};
+  folhas.forEach((f, i) => {
+    for (const m of f.matchAll(/@@PDFCAP(\d\d)@@/g)) inicio[Number(m[1])] ??= i + 1;
+  });
+  const esperados = await pagina.evaluate(() => document.querySelectorAll(".pdf-marca").length);
+  if (Object.keys(inicio).length !== esperados) {
+    throw new Error(`achei ${Object.keys(inicio).length} de ${esperados} capítulos no PDF da primeira impressão`);
+  }
+  await pagina.evaluate((inicio) => {
+    for (const el of document.querySelectorAll(".pdf-sumario-pag")) el.textContent = String(inicio[el.dataset.cap]);
+    for (const el of document.querySelectorAll(".pdf-marca")) el.remove();
+  }, inicio);
+  await pagina.pdf({ ...opcoes, path: saida });
+  const final = execFileSync("pdftotext", ["-enc", "UTF-8", saida, "-"], { maxBuffer: 1 << 28 }).toString("utf8");
+  const paginas = final.split("\f").filter((f, i, a) => i < a.length - 1 || f.trim() !== "").length;
+  if (paginas !== folhas.length) throw new Error(`a segunda impressão tem ${paginas} páginas; a primeira, ${folhas.length}`);
+  await mkdir(path.dirname(paginasJson), { recursive: true });
+  await writeFile(paginasJson, JSON.stringify({ paginas, inicio, formulas, encolhidos }, null, 1));
+  await rm(tmp, { recursive: true, force: true });
+  console.log(`pdf: ${paginas} páginas, ${formulas} fórmulas, ${encolhidos.length} elementos encolhidos para caber`);
+} catch (e) {
+  console.error("pdf:", e.message || e);
+  falhou = 1;
+} finally {
+  await navegador.close();
+}
+process.exit(falhou);
