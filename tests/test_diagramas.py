@@ -34,7 +34,8 @@ def _fonte(classes):
 
 def todos():
     """(nome, Diagrama) de todos os desenhos."""
-    return ([("caminho", dg.caminho()), ("bloco", dg.bloco())]
+    return ([("caminho", dg.caminho()), ("bloco", dg.bloco()), ("consulta 1", dg.consulta(0)),
+             ("consulta 2", dg.consulta(1))]
             + [(f"mapa {k}", dg.voce_esta_aqui(k)) for k in range(1, len(dg.PASSOS) + 1)])
 
 

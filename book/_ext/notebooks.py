@@ -416,9 +416,25 @@ def na_pagina(app, pagename, templatename, context, doctree):
         botoes.insert(pos, botao)
 
 
+ALT_COLAB = ('alt="Colab logo"', 'alt="Logotipo do Colab"')
+
+
+def alt_do_colab(app, exc):
+    """O sphinx-book-theme escreve o texto alternativo do ícone do botão como "<texto> logo", em
+    inglês, sem catálogo pt_BR (macros/buttons.html); troca-o no HTML construído."""
+    if exc or app.builder.format != "html":
+        return
+    velho, novo = ALT_COLAB
+    for pagina in Path(app.outdir).rglob("*.html"):
+        texto = pagina.read_text(encoding="utf-8")
+        if velho in texto:
+            pagina.write_text(texto.replace(velho, novo), encoding="utf-8")
+
+
 def setup(app):
     app.add_config_value("livro_ramo_publicado", RAMO_PUBLICADO, "html")
     # depois do sphinx-book-theme (prioridade 501), que monta os botões do cabeçalho
     app.connect("html-page-context", na_pagina, priority=502)
     app.connect("build-finished", publica_notebooks_do_lab)
+    app.connect("build-finished", alt_do_colab)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

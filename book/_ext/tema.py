@@ -100,11 +100,117 @@ def rotulos_do_layout(app, exc):
                             encoding="utf-8")
 
 
+# --- Descrição da página (<meta name="description">) --------------------------------------
+DESCRICOES_FIXAS = {  # páginas sem texto próprio (geradas pelo Sphinx)
+    "genindex": "Índice remissivo do livro Transformers: do texto ao próximo token.",
+    "search": "Busca no livro Transformers: do texto ao próximo token, com ou sem acentos.",
+}
+TAMANHO_DESCRICAO = 200
+
+
+def _dentro_de_caixa(no):
+    """O parágrafo está num aviso, lista, tabela, figura, saída de célula ou resposta recolhida?"""
+    from docutils import nodes
+
+    pai = no.parent
+    while pai is not None:
+        if isinstance(pai, (nodes.Admonition, nodes.list_item, nodes.table, nodes.figure,
+                            nodes.footnote, nodes.citation, nodes.raw)):
+            return True
+        classes = " ".join(pai.get("classes", [])) if hasattr(pai, "get") else ""
+        if "cell_output" in classes or "sd-" in classes or "dropdown" in classes:
+            return True
+        pai = pai.parent
+    return False
+
+
+_TEX_PARA_TEXTO = {r"\times": "×", r"\sqrt": "√", r"\top": "ᵀ", r"\cdot": "·", r"\to": "→",
+                   r"\approx": "≈", r"\le": "≤", r"\ge": "≥", r"\infty": "∞", r"\sigma": "σ",
+                   r"\mu": "μ", r"\epsilon": "ε", r"\gamma": "γ", r"\beta": "β"}
+
+
+def _texto_simples(no):
+    """O texto de um nó, com as fórmulas em texto simples ($d = 4$ -> d = 4; \\times -> ×)."""
+    import re
+
+    from docutils import nodes
+
+    if isinstance(no, nodes.math):
+        t = re.sub(r"\\[a-zA-Z]+", lambda m: _TEX_PARA_TEXTO.get(m.group(), ""), no.astext())
+        return re.sub(r"[{}]", "", t).replace("\\", "")
+    if isinstance(no, nodes.Text):
+        return str(no)
+    return "".join(_texto_simples(filho) for filho in no.children)
+
+
+def descricao_da_pagina(doctree, titulo):
+    """O título e o primeiro parágrafo de texto corrido da página (sem fórmulas), cortado numa
+    palavra perto de TAMANHO_DESCRICAO caracteres."""
+    from docutils import nodes
+
+    texto = ""
+    for p in doctree.findall(nodes.paragraph):
+        if _dentro_de_caixa(p):
+            continue
+        texto = " ".join(_texto_simples(p).split())
+        if len(texto) >= 60:
+            break
+    inteiro = f"{titulo}. {texto}".strip() if texto else titulo
+    if len(inteiro) > TAMANHO_DESCRICAO:
+        inteiro = inteiro[:TAMANHO_DESCRICAO].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return inteiro
+
+
+def meta_descricao(app, pagename, templatename, context, doctree):
+    """Toda página ganha uma descrição em português (a do html_meta da página, se houver)."""
+    import html as _html
+
+    metatags = context.get("metatags", "") or ""
+    if 'name="description"' in metatags:
+        return
+    titulo = _html.unescape(str(context.get("title", "")))
+    titulo = " ".join(__import__("re").sub(r"<[^>]+>", "", titulo).split())
+    if pagename in DESCRICOES_FIXAS or doctree is None:
+        desc = DESCRICOES_FIXAS.get(pagename, f"{titulo}: uma página do livro Transformers: do texto ao próximo token.")
+    else:
+        desc = descricao_da_pagina(doctree, titulo)
+    context["metatags"] = metatags + f'\n<meta name="description" content="{_html.escape(desc, quote=True)}" />'
+
+
+# --- Textos em inglês dos scripts de extensões (sphinx-togglebutton, sphinx-copybutton) ----
+TROCAS_NOS_SCRIPTS = {
+    "togglebutton.js": [('aria-label="Toggle hidden content"',
+                         'aria-label="Mostrar ou esconder o conteúdo"')],
+    "copybutton.js": [("const messages = {\n",
+                       "const messages = {\n  'pt-BR': {\n    'copy': 'Copiar',\n"
+                       "    'copy_to_clipboard': 'Copiar para a área de transferência',\n"
+                       "    'copy_success': 'Copiado!',\n    'copy_failure': 'Não foi possível copiar',\n  },\n")],
+}
+
+
+def scripts_em_portugues(app, exc):
+    """Os dois scripts escrevem rótulos fixos em inglês (o togglebutton não tem opção para o
+    aria-label; o copybutton não tem pt-BR): troca-os no _static do site."""
+    if exc or app.builder.format != "html":
+        return
+    for nome, trocas in TROCAS_NOS_SCRIPTS.items():
+        arq = Path(app.outdir) / "_static" / nome
+        if not arq.exists():
+            continue
+        texto = arq.read_text(encoding="utf-8")
+        for velho, novo in trocas:
+            if novo not in texto:
+                texto = texto.replace(velho, novo)
+        arq.write_text(texto, encoding="utf-8")
+
+
 def setup(app):
     app.add_search_language(SearchPortuguesSemAcento)
     app.connect("config-inited", opcoes_do_tema)
     # cedo: os scripts em dobro já estão no contexto quando a página começa
     app.connect("html-page-context", ajustar_pagina, priority=100)
     app.connect("build-finished", rotulos_do_layout)
+    app.connect("html-page-context", meta_descricao)
+    app.connect("build-finished", scripts_em_portugues)
     app.add_js_file("tema.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,12 +1,13 @@
 """Diagramas do modelo em SVG, desenhados por código: cada forma escrita no desenho é calculada.
 
-Três desenhos, cada um devolvido como um `Diagrama` (o Jupyter e o myst-nb o mostram como HTML):
+Quatro desenhos, cada um devolvido como um `Diagrama` (o Jupyter e o myst-nb o mostram como HTML):
 
 - `voce_esta_aqui(k)`: o mapa dos sete passos, com o passo k destacado e as formas que ele
   recebe e entrega;
 - `caminho()`: o caminho inteiro, do texto ao próximo token, com as formas do brinquedo e do
   GPT-2 small lado a lado;
-- `bloco()`: o bloco pré-LN, com o fluxo residual, as duas subcamadas e onde a LN fica.
+- `bloco()`: o bloco pré-LN, com o fluxo residual, as duas subcamadas e onde a LN fica;
+- `consulta(c)`: a linha do último token numa cabeça, de q·k ao softmax e à média dos valores.
 
 Na página: `cola("mapa", diagramas.voce_esta_aqui(3))` e ```` ```{glue} mapa ```` ````.
 O SVG entra cru no HTML da página, então herda as cores do tema (claro ou escuro) pelas
@@ -395,3 +396,84 @@ def bloco():
            f"a forma de x. A LN fica só nos ramos, antes de cada subcamada. "
            f"No GPT-2 small, d = {inteiro(g['d'])} e d_ff = {inteiro(g['d_ff'])}.")
     return Diagrama(_svg(largura, altura, corpo, "O bloco pré-LN", alt), alt)
+
+
+# ---------------------------------------------------------------------------
+# 4. O caminho de uma consulta: a linha do último token numa cabeça
+# ---------------------------------------------------------------------------
+def _subscrito(k):
+    return str(k).translate(_SUBSCRITO)
+
+
+def _numeros_da_consulta(c):
+    """Os números da última linha na cabeça c (0 ou 1): q, q·k, s, pesos, valores e a saída."""
+    from livro.formato import num, vetor
+
+    at = b.atencao(b.LN(b.embed(b.IDS_PROMPT)))
+    n = len(b.IDS_PROMPT)
+    q = b.cabeca(at["Q"], c)[n - 1]
+    K, V = b.cabeca(at["K"], c), b.cabeca(at["V"], c)
+    qk = [sum(a * k for a, k in zip(q, K[j])) for j in range(n)]      # sem dividir
+    s, w, o = at["S"][c][n - 1], at["A"][c][n - 1], at["O"][c][n - 1]
+    toks = [b.VOCAB[i] for i in b.IDS_PROMPT]
+    linhas = [(toks[j], num(qk[j]), num(s[j]), num(w[j]), vetor(V[j])) for j in range(n)]
+    return {"q": vetor(q), "linhas": linhas, "o": vetor(o), "toks": toks,
+            "maior": max(range(n), key=lambda j: w[j])}
+
+
+def consulta(c=0):
+    """Uma consulta, do produto escalar à média: a linha do último token na cabeça c (0 ou 1).
+
+    Uma linha por token visível: q·kⱼ, o escore sⱼ = q·kⱼ/√d_h, o peso wⱼ (softmax) e o valor vⱼ;
+    embaixo, a saída oⱼ = Σ wⱼ vⱼ. Todo número vem de `brinquedo.atencao`. Cabe em 358 px.
+    """
+    if c not in range(b.n_cabecas):
+        raise ValueError(f"A cabeça precisa ser um inteiro de 0 a {b.n_cabecas - 1}; recebi {c!r}.")
+    dados = _numeros_da_consulta(c)
+    n, h = len(dados["linhas"]), c + 1
+    f, fm, margem, vao = FONTE, FONTE_MENOR, 6, 14
+    raiz = f"√{b.d_h}"
+    cabecalho = [("token", "j"), ("q · kⱼ", ""), (f"÷ {raiz}", "sⱼ"), ("softmax", "wⱼ"), ("valor", "vⱼ")]
+    colunas = list(zip(*dados["linhas"]))
+    larguras = [max([_largura(t, fm) for t in cab if t] + [_largura(x, fm) for x in col])
+                for cab, col in zip(cabecalho, colunas)]
+    ultimo = dados["toks"][-1]
+    topo_txt = f"consulta de {ultimo}, cabeça {h}: q = {dados['q']}"
+    saida_txt = f"o{_subscrito(n)} = Σ wⱼ vⱼ = {dados['o']}"
+    largura = max(sum(larguras) + vao * (len(larguras) - 1), _largura(topo_txt, fm),
+                  _largura(saida_txt, f) + 16) + 2 * margem
+    xs, x = [], margem
+    for w in larguras:
+        xs.append(x + w / 2)
+        x += w + vao
+    corpo = [_texto(margem, 10, topo_txt, "lv-forma", "start")]
+    y_cab = 32
+    for (l1, l2), cx in zip(cabecalho, xs):
+        corpo.append(_texto(cx, y_cab, l1, "lv-forma"))
+        if l2:
+            corpo.append(_texto(cx, y_cab + fm + 3, l2, "lv-forma"))
+    for i in (1, 2):                                 # as setas: q·k → ÷ √d_h → softmax
+        xa = xs[i] + larguras[i] / 2 + 2
+        corpo.append(_seta([(xa, y_cab + fm + 10), (xa + vao - 4, y_cab + fm + 10)]))
+    y0, passo = y_cab + 2 * fm + 16, f + 8
+    for j, linha in enumerate(dados["linhas"]):
+        yj = y0 + j * passo
+        classe = "lv-texto lv-forte" if j == dados["maior"] else "lv-texto"
+        for k, (t, cx) in enumerate(zip(linha, xs)):
+            corpo.append(_texto(cx, yj, t, classe if k in (0, 3) else "lv-forma"))
+    y_fim = y0 + (n - 1) * passo + 10
+    y_caixa = y_fim + 24
+    meio = largura / 2
+    corpo.append(_seta([(meio, y_fim), (meio, y_caixa - 1)]))
+    w_caixa = _largura(saida_txt, f) + 16
+    corpo += [_caixa(meio - w_caixa / 2, y_caixa, w_caixa, 28, "lv-caixa lv-ponta-caminho"),
+              _texto(meio, y_caixa + 14, saida_txt, "lv-texto lv-forte")]
+    altura = y_caixa + 28 + margem
+    passos = "; ".join(f"{_falado(t)}: q·k {qk}, escore {s}, peso {w}, valor {v}"
+                       for t, qk, s, w, v in dados["linhas"])
+    alt = (f"O caminho da consulta de {_falado(ultimo)}, o último token, na cabeça {h}. "
+           f"A consulta q = {dados['q']} faz o produto escalar com a chave de cada token; "
+           f"cada produto é dividido por {raiz} e vira um escore; o softmax transforma os escores "
+           f"em pesos que somam 1; a saída é a soma dos valores, cada um multiplicado pelo seu peso. "
+           f"{passos}. Saída: {dados['o']}.")
+    return Diagrama(_svg(largura, altura, corpo, f"O caminho de uma consulta: {ultimo}, cabeça {h}", alt), alt)

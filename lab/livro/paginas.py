@@ -19,6 +19,8 @@ def cola(chave, valor):
     Markdown(...) -> {glue:md}; figura do matplotlib -> {glue:figure};
     HTML(...) (um diagrama SVG) -> {glue}. Fora do build, sem o myst-nb,
     só guarda o valor em COLADOS: o texto do notebook já traz tudo resolvido.
+    Uma figura precisa de texto alternativo em português: `:alt:` no ```{glue:figure}``` da
+    página (sem ele, o HTML mostraria o caminho do arquivo; tests/test_interface_pt.py confere).
     """
     COLADOS[chave] = valor
     try:

@@ -154,7 +154,7 @@ def _qkv(c, acao, inst):
         i = ler_inteiro(c.get("linha"), "a linha", 1, len(b.IDS_PROMPT))
         c = dict(c, **{f"x{j + 1}": casas_min(v) for j, v in enumerate(modelo_prompt()["X"][i - 1])})
     x = [ler_num(c.get(f"x{j}"), f"x{subscrito(j)}") for j in range(1, b.d + 1)]
-    mu, sigma = b.media(x), b.desvio(x)
+    mu, raiz = b.media(x), b.desvio(x)                               # raiz = √(σ² + ε)
     u = b.ln_linha(x)                                                # (d,)
     q, k, v = (b.matmul([u], W)[0] for W in (b.W_Q, b.W_K, b.W_V))    # (d,) cada
     cab = [[b.cabeca([m], h)[0] for m in (q, k, v)] for h in range(b.n_cabecas)]
@@ -164,10 +164,11 @@ def _qkv(c, acao, inst):
                       + "".join(f"<td>{vetor(cab[h][i])}</td>" for h in range(b.n_cabecas)) + "</tr>")
     cols = "".join(f'<th scope="col">cabeça {h + 1} (colunas {h * b.d_h + 1} e {(h + 1) * b.d_h})</th>'
                    for h in range(b.n_cabecas))
-    out = [nota(f"μ = {num(mu)} · σ = {num(sigma)} → u = LN(x) = (x − μ) / σ = <strong>{vetor(u)}</strong>"),
+    out = [nota(f"μ = {num(mu)} · √(σ² + ε) = {num(raiz)} → u = LN(x) = (x − μ) / √(σ² + ε) = "
+                 f"<strong>{vetor(u)}</strong>"),
            f'<table class="lw-matriz lw-qkv"><thead><tr><td></td>{cols}</tr></thead>'
            f'<tbody>{"".join(linhas)}</tbody></table>',
-           nota(f"u tem média {num(b.media(u))} e desvio {num(math.sqrt(sum(a * a for a in u) / len(u)))}: "
+           nota(f"u tem média {num(b.media(u))} e variância {num(sum(a * a for a in u) / len(u))}: "
                  "a LN tira da linha o centro e a escala, e fica só o formato.")]
     return "".join(out), c, []
 
@@ -321,7 +322,7 @@ def _bloco(c, acao, inst):
     olha = max(range(N_MINI), key=lambda j: A3[j])
     legendas = {
         "u": ("u = LN(x)", mat("u"),
-              f"u{subscrito(3)} = (x{subscrito(3)} − μ) / σ, com μ = {num(mu3)} e σ = {num(s3)}: "
+              f"u{subscrito(3)} = (x{subscrito(3)} − μ) / √(σ² + ε), com μ = {num(mu3)} e √(σ² + ε) = {num(s3)}: "
               f"u{subscrito(3)} = {ver(r['u'])}"),
         "qkv": ("Q = u W_Q, K = u W_K, V = u W_V",
                 '<div class="lw-lado">' + mat("Q", legenda="Q") + mat("K", legenda="K") + mat("V", legenda="V")
