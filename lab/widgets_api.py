@@ -4,7 +4,7 @@ Este arquivo não refaz conta nenhuma do modelo: chama `brinquedo.py` (e
 `arquitetura.py`) e só transforma os resultados em HTML, com os números
 formatados por `formato.py`. Ele roda em dois lugares, com o mesmo código:
 
-- no build: a diretiva ``{widget} nome`` chama `widget_html(nome)`, e a página
+- na construção do livro: a diretiva ``{widget} nome`` chama `widget_html(nome)`, e a página
   já sai com os números (quem lê sem JavaScript vê o widget parado, mas certo);
 - no navegador: o worker do Pyodide chama `responder_json(pedido)` a cada
   mudança de um controle e devolve o HTML novo.
@@ -110,7 +110,7 @@ def widget_html(nome, inst):
     return (f'<div class="livro-widget" data-widget="{_e(nome)}" id="{_e(inst)}">'
             f'<p class="lw-titulo">Experimente · {titulo}</p>'
             f'<form class="lw-form" autocomplete="off" novalidate>{form(campos)}</form>'
-            f'<p class="lw-status" role="status">Números calculados no build. '
+            f'<p class="lw-status" role="status">Números calculados na construção do livro. '
             f"Com JavaScript, o Python do navegador assume os controles.</p>"
             f'<p class="lw-erro" role="alert" hidden></p>'
             # tabindex: a saída rola de lado no celular, e o teclado também precisa rolá-la
