@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check setup lock bench bench-widgets serve limpa chromium
+.PHONY: book test check trava-rapida setup lock bench bench-widgets serve limpa chromium
 
 ## Ambiente Python (fixado em requirements.txt) e Node (fixado em package-lock.json)
 .venv/.pronto: requirements.txt
@@ -27,12 +27,17 @@ chromium:
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium; \
 	else echo "Falta o Chromium: instale o pacote 'chromium' ou aponte CHROMIUM=/caminho/do/chromium."; exit 1; fi
 
-## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e a trava
-## rápida (roda o código das páginas sem o Sphinx e compara cada número com o lock).
+## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e os doctests
+## do formatador. A trava rápida é outro alvo (make trava-rapida); o make test a roda também
+## (tests/test_rapido.py).
 check: .venv/.pronto
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
 	cd lab && ../$(PY) -m doctest formato.py
+
+## A trava rápida: roda o código das páginas sem o Sphinx (uma página por processo, em paralelo)
+## e compara cada número com o lock. Para quando se mexe em lab/ e ainda não se quer o make book.
+trava-rapida: .venv/.pronto
 	$(PY) book/_ext/rapido.py
 
 setup: .venv/.pronto node_modules/.pronto

@@ -29,6 +29,9 @@ HOSTIS = [
     MARCACAO, "<script>alert(1)</script>", "ünïcødé ∑ 😀", "\u202e\u0000", "x" * 5000, "9" * 400,
     "<|endoftext|>", "o gato " * 400, "o gato subiu no" + " muro e gato" * 300, True, False, None, 1e308, -1e308, 0, 7, 2.5,
 ]
+# Com um botão (ação), os campos são lidos pelo mesmo código: basta um de cada tipo de valor ruim.
+HOSTIS_COM_ACAO = ["1e308", "-1e30", "1e-300", "0", "NaN", "inf", "", "1,5,5", "−2", MARCACAO, "x" * 5000,
+                   "<|endoftext|>", "o gato " * 400, True, None, 1e308, 7, 2.5]
 EXCECAO = re.compile(r"Traceback|\b[A-Z][A-Za-z]*(Error|Exception|Warning)\b|File \"")
 LIXO = re.compile(r"\bnan\b|\binf\b|\d[\d.]{24,}|\d,\d{7,}", re.IGNORECASE)
 CONTAGEM_ERRADA = re.compile(r"(?<![\d.,])1 (tokens|posições|linhas|parâmetros)\b")
@@ -77,7 +80,7 @@ def test_cada_campo_e_cada_acao_com_valores_hostis(nome):
     padrao = w._funcoes(nome)[0]()
     for acao in _acoes(nome):
         for campo in padrao:
-            for valor in HOSTIS:
+            for valor in (HOSTIS if acao is None else HOSTIS_COM_ACAO):
                 pedido = {"widget": nome, "campos": {campo: valor}, "acao": acao, "inst": "teste"}
                 _confere(w.responder(pedido), pedido)
 
@@ -209,8 +212,9 @@ def test_todo_valor_dos_controles_da_uma_resposta_de_verdade(nome):
     for p_ in pedidos:
         pedido = {"widget": nome, "inst": f"controles-{nome}", **p_}
         _real(w.responder(pedido), pedido)
-    # Dois botões seguidos (o segundo a partir do estado que o primeiro deixou), e cada botão
-    # repetido até o widget desligá-lo (anexar até o fim da geração, avançar até o fim do bloco).
+    # Dois botões seguidos (o segundo a partir do estado que o primeiro deixou), e o segundo
+    # repetido até o widget desligá-lo ou nada mais mudar (anexar até o fim da geração,
+    # avançar até o fim do bloco).
     for i, a1 in enumerate([None] + ctl.acoes):
         inst = f"seq-{nome}-{i}"
         r1 = w.responder({"widget": nome, "acao": a1, "inst": inst})
@@ -221,12 +225,14 @@ def test_todo_valor_dos_controles_da_uma_resposta_de_verdade(nome):
             pedido = {"widget": nome, "campos": r1["campos"], "acao": a2, "inst": inst + "-" + a2}
             r2 = w.responder(pedido)
             _real(r2, pedido)
-            for _ in range(10):
+            for _ in range(10):   # até desligar o botão ou o estado parar de mudar
                 if a2 in r2["desligar"]:
                     break
                 pedido = {"widget": nome, "campos": r2["campos"], "acao": a2, "inst": inst + "-" + a2}
-                r2 = w.responder(pedido)
+                r2, antes = w.responder(pedido), r2
                 _real(r2, pedido)
+                if r2 == antes:
+                    break
 
 
 def test_faixas_e_listas_achadas():
