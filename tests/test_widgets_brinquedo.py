@@ -168,6 +168,8 @@ def test_widget_gera_passo_a_passo_como_o_brinquedo(T, k, top_p, us):
         assert _escolhido(r["html"]) == b.VOCAB[tok], f"passo {n + 1}"
         r = _resp("proximo", dict(r["campos"], u=_texto_campo(u)), "anexar", inst)
         assert _ids(r) == entrada + [tok], f"passo {n + 1}"
+        if tok != b.EOT:        # o cache do widget: só a linha do token anexado é nova
+            assert "1 linha nova" in _limpo(re.search(r'<p class="lw-cache">(.*?)</p>', r["html"]).group(1))
         if n + 1 < len(ref):    # o próximo u já na tela: a escolha mostrada é a do passo seguinte
             r = _resp("proximo", dict(r["campos"], u=_texto_campo(None if us is None else us[n + 1])),
                       None, inst)
@@ -245,6 +247,16 @@ def test_config_bloco_da_arquitetura(norma, mlp, atencao, vieses):
     n_kv = base["n_cabecas"] if atencao == "mha" else base["n_kv"]
     total = arq.params_bloco(base["d"], base["n_cabecas"], n_kv, mlp, vieses, norma)["total"]
     assert f"<strong>{inteiro(total)}</strong> parâmetros" in r["html"]
+    kv = arq.cache_kv_bytes(base["n_camadas"], n_kv, base["d"] // base["n_cabecas"], bytes_por_numero=2)
+    assert f"{inteiro(kv // 1024)} KiB" in _limpo(r["html"])
+
+
+@pytest.mark.parametrize("norma_pos", ["pre", "pos"])
+def test_config_bloco_onde_fica_a_norma(norma_pos):
+    """Pré-LN: a norma antes da atenção; pós-LN: a atenção direto sobre x, a norma depois da soma."""
+    texto = _limpo(_resp("config-bloco", {"norma_pos": norma_pos, "norma": "layernorm"})["html"])
+    assert ("x → LayerNorm → atenção" in texto) == (norma_pos == "pre"), texto
+    assert ("x → atenção → + x → LayerNorm" in texto) == (norma_pos == "pos"), texto
 
 
 @pytest.mark.parametrize("logC,logN,ajuste", list(itertools.product(["20", "23", "26"], ["8", "10", "13"],

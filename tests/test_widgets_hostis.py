@@ -335,3 +335,28 @@ def test_compute_sem_contagens_gigantes_abreviadas():
     texto = re.sub(r"<[^>]+>", " ", r["html"])
     assert not re.search(r"\d{1,3}(\.\d{3})+(,\d)?[TBM]\b", texto), texto
     assert re.search(r"D = C / 6N = \d,\d · 10¹⁷ tokens", texto), texto
+
+
+@pytest.mark.parametrize("texto,valor", [("0,7", 0.7), ("0.7", 0.7), ("−2", -2.0), (" -1,5 ", -1.5), (7, 7.0),
+                                         ("1e-3", 0.001)])
+def test_ler_num_aceita_as_formas_de_um_numero(texto, valor):
+    from widgets_campos import ler_num
+    assert ler_num(texto, "o campo") == valor
+
+
+@pytest.mark.parametrize("texto,trecho", [("", "Preencha o campo"), ("1,5,5", "uma vírgula só"),
+                                          ("1.000,5", "uma vírgula só"), ("1_000", "não é um número"),
+                                          (True, "Valor inválido no campo"), ("inf", "número finito"),
+                                          ("2e6", "entre −1.000.000 e 1.000.000")])
+def test_ler_num_recusa_com_a_mensagem_certa(texto, trecho):
+    from widgets_campos import ErroEntrada, ler_num
+    with pytest.raises(ErroEntrada, match=re.escape(trecho)):
+        ler_num(texto, "o campo")
+
+
+def test_ler_num_opcional_e_inteiro():
+    from widgets_campos import _inteiro_se_der, _ligado, ler_inteiro, ler_num
+    assert ler_num("", "o campo", opcional=True) is None
+    assert ler_inteiro("3", "o campo", 1, 3) == 3 and ler_inteiro("1", "o campo", 1, 3) == 1
+    assert _inteiro_se_der(2.0) == 2 and isinstance(_inteiro_se_der(2.0), int) and _inteiro_se_der(2.5) == 2.5
+    assert [_ligado(v) for v in (True, False, "on", "false", None, "sim")] == [True, False, True, False, False, True]
