@@ -226,7 +226,9 @@ def test_bloco_do_brinquedo(acao):
     x = [[_f(c[f"x{i}{j}"]) for j in range(1, b.d + 1)] for i in range(1, 4)]
     if acao == "caso:linha2x10":
         assert x == [b.MINI_X[0], [10 * v for v in b.MINI_X[1]], b.MINI_X[2]]
-    elif acao != "caso:ultimo":
+    elif acao == "caso:ultimo":     # só a linha 3 muda, para o x do caso da página do bloco
+        assert x == [b.MINI_X[0], b.MINI_X[1], [2, -1, 0, 1]]
+    else:
         assert x == b.MINI_X
     esperado = b.mini_bloco(x, c["com_atencao"] is not False and acao != "caso:sem_atencao")
     tabelas = _tabelas(r["html"], "lw-matriz")
