@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check setup lock bench bench-widgets serve limpa chromium pdf poppler
+.PHONY: book test check trava-rapida setup lock bench bench-widgets serve limpa chromium pdf poppler
 
 ## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
 ## e Node (fixado em package-lock.json)
@@ -49,13 +49,18 @@ poppler:
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq poppler-utils; \
 	else echo "Falta o pdftotext: instale o pacote 'poppler-utils'."; exit 1; fi
 
-## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e a trava
-## rápida (roda o código das páginas sem o Sphinx e compara cada número com o lock).
+## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e os doctests
+## do formatador. A trava rápida é outro alvo (make trava-rapida); o make test a roda também
+## (tests/test_rapido.py).
 check: .venv/.pronto
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
-	$(PY) -m doctest lab/livro/formato.py
-	$(PY) -m livro_ext.rapido
+	cd lab && ../$(PY) -m doctest formato.py
+
+## A trava rápida: roda o código das páginas sem o Sphinx (uma página por processo, em paralelo)
+## e compara cada número com o lock. Para quando se mexe em lab/ e ainda não se quer o make book.
+trava-rapida: .venv/.pronto
+	$(PY) book/_ext/rapido.py
 
 setup: .venv/.pronto node_modules/.pronto .venv-pyodide/.pronto
 

@@ -15,7 +15,7 @@ from livro_ext import razao_pagina
 
 from conftest import RAIZ
 
-pytestmark = pytest.mark.lento  # roda o código de todas as páginas; o make check já roda a trava rápida
+pytestmark = pytest.mark.lento  # roda o código de todas as páginas (como o make trava-rapida)
 
 @pytest.fixture(scope="module")
 def rapida():

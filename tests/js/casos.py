@@ -2,7 +2,9 @@
 
 `casos()` devolve um JSON com as saídas do brinquedo, do formatador, das contas de
 arquitetura e do adaptador dos widgets; tests/js/pyodide.test.mjs compara os dois.
-Nenhum número esperado fica aqui: a referência é o CPython, calculada na hora.
+Nenhum número esperado fica aqui: a referência é o CPython, calculada na hora. Os casos do
+brinquedo são montados dele mesmo (nunca de uma constante de um módulo de widget), e a
+geração do widget no Pyodide é comparada com `brinquedo.gerar` no CPython.
 """
 import json
 import math
@@ -11,7 +13,16 @@ from livro import arquitetura as arq
 from livro import brinquedo as b
 from livro import formato as f
 from livro.widgets import api as w
-from livro.widgets import passos as wp
+
+# O mini-bloco: o x do brinquedo, a linha 2 vezes 10, outra linha 3, e sem atenção.
+MINI = {
+    "base": (b.MINI_X, True),
+    "linha2x10": ([b.MINI_X[0], [10 * v for v in b.MINI_X[1]], b.MINI_X[2]], True),
+    "ultimo": ([b.MINI_X[0], b.MINI_X[1], [2, -1, 0, 1]], True),
+    "sem_atencao": (b.MINI_X, False),
+}
+# Gerações com um sorteio u diferente a cada passo: (T, top-k, top-p, us).
+GERACOES = [(0.7, None, 0.9, [0.5, 0.95, 0.05]), (2.0, 6, None, [0.2, 0.97, 0.5]), (1.0, None, None, None)]
 
 
 def _limpa(x):
@@ -75,6 +86,35 @@ PEDIDOS = [
 ]
 
 
+def _campo(x):
+    return "" if x is None else repr(x).replace(".", ",")
+
+
+def geracao_do_widget(T, k, top_p, us, inst):
+    """Os tokens que o widget anexa (com o seu cache de KV), um u diferente a cada clique."""
+    campos = {"T": _campo(T), "k": _campo(k), "top_p": _campo(top_p)}
+    novos = []
+    for n in range(3):
+        campos["u"] = _campo(None if us is None else us[n])
+        r = w.responder({"widget": "proximo", "campos": campos, "acao": "anexar", "inst": inst})
+        if "erro" in r:
+            return r
+        campos = r["campos"]
+        novos.append(int(campos["ids"].split()[-1]))
+        if "anexar" in r["desligar"]:
+            break
+    return novos
+
+
+def embeddings_do_widget(t, pos):
+    """O x que o widget mostra (em negrito) para uma opção de cada lista, lido de volta."""
+    r = w.responder({"widget": "embeddings", "campos": {"token": str(t), "posicao": str(pos)}})
+    if "erro" in r:
+        return {"token": t, "posicao": pos, "erro": r["erro"]}
+    x = r["html"].split("<strong>[", 1)[1].split("]</strong>", 1)[0]
+    return {"token": t, "posicao": pos, "x": [float(v.replace(",", ".")) for v in x.split("; ")]}
+
+
 def casos():
     r = {}
     m = b.modelo(b.IDS_PROMPT)
@@ -91,7 +131,7 @@ def casos():
     r["gerar_amostra"] = _limpa(b.gerar(b.IDS_PROMPT, T=0.7, top_p=0.9, us=[0.5, 0.8, 0.3]))
     cache = b.CacheKV()
     r["cache"] = [_limpa(cache.adiciona(t)) for t in b.IDS_PROMPT + [6]] + [cache.linhas_calculadas]
-    for nome, (x, at) in wp.CASOS_BLOCO.items():
+    for nome, (x, at) in MINI.items():
         r[f"mini_{nome}"] = _limpa(b.mini_bloco(x, at))
     for texto in (b.PROMPT, "o gato subiu no telhado.", "  o   gato ", "o cachorro", "", "   "):
         r[f"tokenizar[{texto}]"] = _erro(b.tokenizar, texto)
@@ -111,6 +151,11 @@ def casos():
         "cientifico": [f.cientifico(x) for x in (5.88e23, 1e23, 9.96e22)],
     }
     r["widgets"] = [w.responder(dict(p)) for p in PEDIDOS]
+    r["gerar_varios"] = [[p["token"] for p in b.gerar(b.IDS_PROMPT, T, k, top_p, us=us, max_novos=3)]
+                         for T, k, top_p, us in GERACOES]
+    r["widget_geracao"] = [geracao_do_widget(*g, inst=f"casos-{i}") for i, g in enumerate(GERACOES)]
+    r["pesos"] = {"E": b.E, "P": b.P}
+    r["embeddings_todos"] = [embeddings_do_widget(t, pos) for t in range(b.V) for pos in range(1, b.n_ctx + 1)]
     return json.dumps(_limpa(r), ensure_ascii=False, sort_keys=True)
 
 

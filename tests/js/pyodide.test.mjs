@@ -125,6 +125,28 @@ test("Pyodide = CPython: cada resposta dos widgets (HTML e mensagens, caractere 
   });
 });
 
+test("o widget de geração no Pyodide anexa os tokens de brinquedo.gerar no CPython, um u por passo", () => {
+  // A referência vem do brinquedo chamado direto (b.gerar, no CPython), não do widget.
+  assert.ok(cpython.gerar_varios.length >= 3);
+  assert.deepEqual(pyodide.widget_geracao, cpython.gerar_varios);
+  assert.deepEqual(cpython.widget_geracao, cpython.gerar_varios);
+  // Os sorteios importam: as gerações não são todas iguais à gulosa.
+  assert.ok(cpython.gerar_varios.some((g) => JSON.stringify(g) !== JSON.stringify(cpython.gerar_varios.at(-1))));
+});
+
+test("no Pyodide, cada opção das listas do widget de embeddings dá x = E[token] + P[posição] do CPython", () => {
+  // A referência é o brinquedo no CPython (E e P); a resposta, o widget no Pyodide.
+  const E = cpython.pesos.E;
+  const P = cpython.pesos.P;
+  const respostas = pyodide.embeddings_todos;
+  assert.equal(respostas.length, E.length * P.length);
+  for (const r of respostas) {
+    assert.equal(r.erro, undefined, `token ${r.token}, posição ${r.posicao}: ${r.erro}`);
+    const esperado = E[r.token].map((e, j) => e + P[r.posicao - 1][j]);
+    r.x.forEach((v, j) => assert.ok(Math.abs(v - esperado[j]) <= 5e-4, `token ${r.token}, posição ${r.posicao}`));
+  }
+});
+
 test("os erros de entrada viram mensagens em português, nunca exceções", () => {
   const erros = cpython.widgets.filter((r) => r.erro).map((r) => r.erro);
   assert.ok(erros.length >= 10);

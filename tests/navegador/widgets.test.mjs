@@ -349,6 +349,30 @@ test("próximo token: padrão do curso, anexar com cache de KV, u = 0,8, até <|
   });
 });
 
+test("próximo token: anexar três vezes com um u diferente a cada passo dá os tokens de brinquedo.gerar", async () => {
+  await comWidget("proximo", async (pg, w) => {
+    const g = ref.fatos.geracao;
+    const campo = (n) => w.locator(`[name=${n}]`);
+    const virgula = (x) => String(x).replace(".", ",");
+    await campo("T").fill(virgula(g.T));
+    await campo("k").fill("");
+    await campo("top_p").fill(virgula(g.top_p));
+    const anexar = w.locator("[data-acao=anexar]");
+    for (const [n, u] of g.us.entries()) {
+      if (!await anexar.isEnabled()) break;
+      await campo("u").fill(virgula(u));
+      await sossegar(w);
+      await anexar.click();
+      await sossegar(w);
+      const chips = w.locator(".lw-tokens .lw-token-texto");
+      assert.equal(await chips.count(), ref.fatos.tokens_prompt.length + n + 1);
+      assert.equal(await chips.last().textContent(), g.tokens[n], `passo ${n + 1}`);
+    }
+    await w.locator("[data-acao=recomecar]").click();
+    await sossegar(w);
+  });
+});
+
 test("configure o bloco: 2017 e MHA", async () => {
   await comWidget("config-bloco", async (pg, w) => {
     await w.locator('[data-acao="preset:2017"]').click();
@@ -388,7 +412,9 @@ test("sem JavaScript, o widget mostra os números da construção do livro", asy
     await pg.goto(servidor.url + umaPagina());
     const texto = await pg.locator(".livro-widget .lw-saida").first().textContent();
     assert.match(texto, /\d/);
-    assert.match(await pg.locator(".livro-widget .lw-status").first().textContent(), /construção do livro/);
+    const status = await pg.locator(".livro-widget .lw-status").first().textContent();
+    assert.match(status, /construção do livro/);
+    assert.doesNotMatch(status, /\bbuild\b/);
   } finally {
     await ctx.close();
   }
@@ -400,8 +426,12 @@ test("aberto como arquivo (file://): mensagem clara", async () => {
     const pg = await ctx.newPage();
     await pg.goto(pathToFileURL(join(HTML, umaPagina())).href);
     const status = pg.locator(".livro-widget .lw-status").first();
-    await pg.waitForFunction(() => document.querySelector(".lw-status")?.textContent.includes("file://"));
-    assert.match(await status.textContent(), /make serve/);
+    await pg.waitForFunction(() => document.querySelector(".lw-status")?.textContent.includes("aberta como arquivo"));
+    const texto = await status.textContent();
+    // O que o leitor pode fazer (o site publicado, um servidor), sem comando de desenvolvedor nem crases.
+    assert.match(texto, /site publicado/);
+    assert.match(texto, /servidor local/);
+    assert.doesNotMatch(texto, /`|make |127\.0\.0\.1|\bbuild\b/);
   } finally {
     await ctx.close();
   }

@@ -131,7 +131,7 @@ function falhar(texto) {
   estado = "falhou";
   if (worker) worker.terminate();
   worker = null;
-  todos(texto + " Os números abaixo são os do build.", "erro");
+  todos(texto + " Os números abaixo são os da construção do livro.", "erro");
   for (const w of widgets) {
     w.classList.remove("livro-js"); // sem Python, mostra todas as linhas do build
     for (const el of w._form.elements) el.disabled = true;
@@ -225,14 +225,16 @@ function preparar(w) {
   form.addEventListener("change", (ev) => {
     if (ev.target.tagName === "SELECT" && ev.target.dataset.acao) pedir(w, ev.target.dataset.acao);
   });
-  status(w, "Números do build. O Python do navegador carrega quando o widget aparece na tela.", "parado");
+  status(w, "Números da construção do livro. O Python do navegador carrega quando o widget aparece na tela.", "parado");
 }
 
 if (location.protocol === "file:") {
   for (const w of widgets) {
     w.classList.add("livro-sem-servidor");
-    status(w, "Aberto como arquivo (file://), o navegador não deixa o Python carregar. Para usar os " +
-      "widgets, sirva o livro: `make serve` e abra http://127.0.0.1:8000. Os números abaixo são os do build.",
+    // Para o leitor: o que ele pode fazer, sem comando de quem desenvolve o livro.
+    status(w, "Esta página foi aberta como arquivo, direto do disco, e assim o navegador não deixa o " +
+      "Python carregar. Para mexer nos widgets, leia o livro no site publicado ou abra esta pasta por " +
+      "um servidor local (um endereço http://). Os números abaixo são os da construção do livro.",
       "erro");
   }
 } else if (widgets.length) {

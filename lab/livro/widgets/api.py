@@ -4,7 +4,7 @@ Este arquivo não refaz conta nenhuma do modelo: chama `livro.brinquedo` (e
 `livro.arquitetura`) e só transforma os resultados em HTML, com os números
 formatados por `livro.formato`. Ele roda em dois lugares, com o mesmo código:
 
-- no build: a diretiva ``{widget} nome`` chama `widget_html(nome)`, e a página
+- na construção do livro: a diretiva ``{widget} nome`` chama `widget_html(nome)`, e a página
   já sai com os números (quem lê sem JavaScript vê o widget parado, mas certo);
 - no navegador: o worker do Pyodide chama `responder_json(pedido)` a cada
   mudança de um controle e devolve o HTML novo.

@@ -21,10 +21,25 @@ class ErroEntrada(ValueError):
 # ---------------------------------------------------------------------------
 # Ler o que o leitor digitou
 # ---------------------------------------------------------------------------
-def ler_num(valor, rotulo, opcional=False):
-    """'0,7' ou '0.7' -> 0.7; vazio -> None (se opcional) ou erro; letras -> erro."""
+_CONTRACOES = {"o": "no", "a": "na", "os": "nos", "as": "nas"}
+
+
+def em(rotulo, inicio=False):
+    """"em" + o rótulo, contraído com o artigo: "a temperatura T" -> "na temperatura T";
+    "x₁" -> "em x₁". inicio=True: com maiúscula, para abrir a frase ("Na temperatura T")."""
+    artigo, _, resto = str(rotulo).partition(" ")
+    s = f"{_CONTRACOES[artigo]} {resto}" if artigo in _CONTRACOES and resto else f"em {rotulo}"
+    return s[:1].upper() + s[1:] if inicio else s
+
+
+def ler_num(valor, rotulo, opcional=False, dominio=None):
+    """'0,7' ou '0.7' -> 0.7; vazio -> None (se opcional) ou erro; letras -> erro.
+
+    dominio: o que o campo aceita, em palavras ("um número maior que 0"). Sem ele, o campo
+    aceita de −LIMITE a LIMITE; com ele, quem chama confere a faixa do campo, e a mensagem de
+    um valor infinito diz o domínio do próprio campo."""
     if isinstance(valor, bool):
-        raise ErroEntrada(f"Valor inválido em {rotulo}.")
+        raise ErroEntrada(f"Valor inválido {em(rotulo)}.")
     if isinstance(valor, (int, float)):
         v = float(valor)
     else:
@@ -36,27 +51,32 @@ def ler_num(valor, rotulo, opcional=False):
         t = s.replace(" ", "").replace("−", "-")
         if "," in t:
             if "." in t or t.count(",") > 1:
-                raise ErroEntrada(f"«{s}» não é um número: em {rotulo}, use uma vírgula só, como em 0,7.")
+                raise ErroEntrada(f"«{s}» não é um número: {em(rotulo)}, use uma vírgula só, como em 0,7.")
             t = t.replace(",", ".")
         if "_" in t:
             t = "?"
         try:
             v = float(t)
         except ValueError:
-            raise ErroEntrada(f"«{s}» não é um número: em {rotulo}, escreva algo como 0,7.") from None
+            raise ErroEntrada(f"«{s}» não é um número: {em(rotulo)}, escreva algo como 0,7.") from None
+    if dominio is not None:
+        if not math.isfinite(v):
+            raise ErroEntrada(f"{em(rotulo, True)}, use {dominio}.")
+        return v
     if not math.isfinite(v):
-        raise ErroEntrada(f"Em {rotulo}, use um número finito.")
+        raise ErroEntrada(f"{em(rotulo, True)}, use um número finito.")
     if abs(v) > LIMITE:
-        raise ErroEntrada(f"Em {rotulo}, use um número entre −{inteiro(LIMITE)} e {inteiro(LIMITE)}: "
+        raise ErroEntrada(f"{em(rotulo, True)}, use um número entre −{inteiro(LIMITE)} e {inteiro(LIMITE)}: "
                           "o brinquedo trabalha com números perto de 1, e valores maiores só somariam dígitos.")
     return v
 
 
 def ler_inteiro(valor, rotulo, minimo, maximo):
     """Para escolhas de lista (token, posição, cabeça): inteiro entre minimo e maximo."""
-    v = ler_num(valor, rotulo)
+    dominio = f"um inteiro de {inteiro(minimo)} a {inteiro(maximo)}"
+    v = ler_num(valor, rotulo, dominio=dominio)
     if v != int(v) or not minimo <= v <= maximo:
-        raise ErroEntrada(f"Em {rotulo}, escolha um inteiro de {minimo} a {maximo}.")
+        raise ErroEntrada(f"{em(rotulo, True)}, escolha {dominio}.")
     return int(v)
 
 

@@ -18,6 +18,7 @@ from livro.formato import (
 from livro.widgets.campos import (
     ErroEntrada,
     ligado,
+    em,
     ler_num,
 )
 from livro.widgets.html import (
@@ -80,11 +81,13 @@ def _config_bloco(c, acao, inst):
     c = dict(c)
     if acao and acao.startswith("preset:"):
         c.update(CONFIGS_BLOCO.get(acao[7:], {}))
-    escolhas = {"norma_pos": ("pos", "pre"), "norma": ("layernorm", "rmsnorm"), "mlp": ("relu", "gelu", "swiglu"),
-                "atencao": ("mha", "gqa"), "posicao": ("senoidal", "aprendida", "rope")}
-    for campo, validos in escolhas.items():
+    escolhas = {"norma_pos": ("o lugar da norma", ("pos", "pre")),
+                "norma": ("o normalizador", ("layernorm", "rmsnorm")),
+                "mlp": ("o MLP", ("relu", "gelu", "swiglu")), "atencao": ("a atenção", ("mha", "gqa")),
+                "posicao": ("a posição", ("senoidal", "aprendida", "rope"))}
+    for campo, (rotulo, validos) in escolhas.items():
         if c.get(campo) not in validos:
-            raise ErroEntrada(f"Escolha inválida em {campo}.")
+            raise ErroEntrada(f"Escolha inválida {em(rotulo)}: use uma das opções da lista.")
     vieses = ligado(c.get("vieses"))
     base = _cfg_base()
     d, nq = base["d"], base["n_cabecas"]
@@ -179,13 +182,30 @@ def _por_parametro(r):
     return casas_min(r, 0 if r >= 10 else 1 if r >= 1 else 3)
 
 
+# campo -> (rótulo, menor e maior expoente aceitos, unidade): um pouco além das faixas da tela.
+FAIXAS_COMPUTE = {"logC": ("a computação C", 15, 30, "FLOPs"), "logN": ("os parâmetros N", 6, 14, "parâmetros"),
+                  "logS": ("os tokens a servir", 6, 18, "tokens")}
+
+
+def _expoente(c, campo):
+    """Um expoente de 10 lido de um controle deslizante, dentro da faixa do próprio campo."""
+    rotulo, lo, hi, unidade = FAIXAS_COMPUTE[campo]
+    dominio = (f"um expoente de {inteiro(lo)} a {inteiro(hi)} (de {cientifico(10.0 ** lo)} a "
+               f"{cientifico(10.0 ** hi)} {unidade})")
+    v = ler_num(c.get(campo), rotulo, dominio=dominio)
+    if not lo <= v <= hi:
+        raise ErroEntrada(f"{em(rotulo, True)}, use {dominio}.")
+    return v
+
+
+def _grande(x):
+    """Parâmetros e tokens: 29,4B, 1,7T; a partir de 10¹⁵, a forma científica (nunca "166.666,7T")."""
+    return abreviado(x) if abs(x) < 1e15 else cientifico(x)
+
+
 def _compute(c, acao, inst):
     c = dict(c)
-    logC = ler_num(c.get("logC"), "a computação")
-    logN = ler_num(c.get("logN"), "os parâmetros")
-    logS = ler_num(c.get("logS"), "os tokens a servir")
-    if not (15 <= logC <= 30 and 6 <= logN <= 14 and 6 <= logS <= 18):
-        raise ErroEntrada("Valor fora da faixa do widget.")
+    logC, logN, logS = (_expoente(c, campo) for campo in ("logC", "logN", "logS"))
     if c.get("ajuste") not in _ajustes():
         raise ErroEntrada("Ajuste desconhecido.")
     nome_aj, aj = _ajustes()[c["ajuste"]]
@@ -213,16 +233,16 @@ def _compute(c, acao, inst):
     out.append(_grafico(pontos, marcas, lo, hi))
     if inf:
         out.append(nota(f"Tokens a servir: {cientifico(10 ** logS)}.", "lw-config"))
-    out.append(nota(f"C = {cientifico(C)} FLOPs. Sua escolha: N = {qtd(N)} parâmetros, "
-                     f"D = C / 6N = {qtd(D)} tokens ({_por_parametro(D / N)} tokens por parâmetro), "
+    out.append(nota(f"C = {cientifico(C)} FLOPs. Sua escolha: N = {_grande(N)} parâmetros, "
+                     f"D = C / 6N = {_grande(D)} tokens ({_por_parametro(D / N)} tokens por parâmetro), "
                      f"perda prevista <strong>{num(L_N)}</strong> nats por token.", "lw-voce-txt"))
-    out.append(nota(f"O mínimo segundo {escapa(nome_aj)}: N* = {qtd(ot['N'])}, D* = {qtd(ot['D'])}, "
+    out.append(nota(f"O mínimo segundo {escapa(nome_aj)}: N* = {_grande(ot['N'])}, D* = {_grande(ot['D'])}, "
                      f"cerca de <strong>{_por_parametro(ot['tokens_por_parametro'])} tokens por parâmetro</strong>, "
                      f"perda {num(ot['perda'])}.", "lw-otimo-txt"))
     if inf:
         out.append(nota(
             f"Servindo {cientifico(10 ** logS)} tokens, o modelo mais barato com a mesma perda tem "
-            f"N = {qtd(inf['N'])} e treina em D = {qtd(inf['D'])} tokens "
+            f"N = {_grande(inf['N'])} e treina em D = {_grande(inf['D'])} tokens "
             f"(<strong>{_por_parametro(inf['tokens_por_parametro'])} tokens por parâmetro</strong>): "
             f"treino {cientifico(inf['custo_treino'])} + serviço {cientifico(inf['custo_servir'])} "
             "FLOPs.", "lw-inferencia-txt"))

@@ -21,6 +21,26 @@ from livro.widgets.passos import corta, modelo_prompt, nota_eot
 # Passo 6: a saída
 # ---------------------------------------------------------------------------
 T_MIN, T_MAX = 0.1, 3
+# O que cada campo de amostragem aceita (o brinquedo confere em valida_config e diz o mesmo).
+DOMINIO_T = "um número finito maior que 0"
+DOMINIO_TOP_P = "um número maior que 0 e no máximo 1"
+DOMINIO_U = "um número de 0 (inclusive) a 1 (exclusive)"
+
+
+def eco(x):
+    """Um valor que o leitor escolheu, de volta na tela, sem nunca virar outro que o widget recusa:
+    0,0001 -> 10⁻⁴ (nunca "0"), 0,9999 -> 0,9999 (nunca "1"). Abaixo de 10⁻³ e a partir de 10⁶, a
+    forma científica; no meio, as casas que o próprio valor tem."""
+    if x == 0:
+        return "0"
+    if abs(x) < 1e-3 or abs(x) >= 1e6:
+        mantissa = f"{x:.11e}".split("e")[0]           # as casas da mantissa, sem zeros à direita
+        return cientifico(x, max(1, len(mantissa.rstrip("0").split(".")[1])))
+    for casas in range(3, 18):               # 17 casas bastam para voltar ao mesmo float
+        s = casas_min(x, casas)
+        if float(s.replace(".", "").replace(",", ".")) == x:
+            return s
+    return s
 
 
 def _saida_padrao():
@@ -38,7 +58,7 @@ def _saida_form(c):
 
 def _saida(c, acao, inst):
     c = dict(c)
-    T = ler_num(c.get("T"), "a temperatura T")
+    T = ler_num(c.get("T"), "a temperatura T", dominio=DOMINIO_T)
     b.valida_config(T)
     c["T_faixa"] = casas_min(min(T_MAX, max(T_MIN, T))).replace(",", ".")
     frase = c.get("frase", b.PROMPT)
@@ -49,7 +69,7 @@ def _saida(c, acao, inst):
     p = b.softmax(z, T)                 # (V,)
     # Do mais provável ao menos; num empate de p (T perto de 0 zera vários), vale a ordem dos logits.
     ordem = sorted(range(b.V), key=lambda i: (-p[i], -z[i], i))
-    rotulo_T = casas_min(T) if T >= 0.001 else cientifico(T, 2)
+    rotulo_T = eco(T)
     itens = [(tok(i), p[i], [num(p[i]), num(z[i])], "lw-primeiro" if n == 0 else "")
              for n, i in enumerate(ordem)]
     if T == 1:
@@ -142,10 +162,10 @@ def _proximo(c, acao, inst):
     if acao and acao.startswith("preset:"):
         c.update(PRESETS_PROXIMO.get(acao[7:], {}))
     ids = list(b.IDS_PROMPT) if acao == "recomecar" else _ler_ids(c.get("ids"))
-    T = ler_num(c.get("T"), "a temperatura T")
-    k = inteiro_se_der(ler_num(c.get("k"), "o top-k", opcional=True))
-    top_p = ler_num(c.get("top_p"), "o top-p", opcional=True)
-    u = ler_num(c.get("u"), "o sorteio u", opcional=True)
+    T = ler_num(c.get("T"), "a temperatura T", dominio=DOMINIO_T)
+    k = inteiro_se_der(ler_num(c.get("k"), "o top-k", opcional=True, dominio=f"um inteiro de 1 a {b.V}"))
+    top_p = ler_num(c.get("top_p"), "o top-p", opcional=True, dominio=DOMINIO_TOP_P)
+    u = ler_num(c.get("u"), "o sorteio u", opcional=True, dominio=DOMINIO_U)
     b.valida_config(T, k, top_p, u)
     n_prompt = len(b.IDS_PROMPT)
     fim = ids[-1] == b.EOT or len(ids) >= b.n_ctx
@@ -177,18 +197,18 @@ def _proximo(c, acao, inst):
         itens.append((tok(i), det["p"][i],
                       [num(det["p"][i]), num(q[i]) if i in q else "cortado",
                        num(acum[i]) if i in acum else ""], cls))
-    cfg = [f"T = {casas_min(T)}", "top-k desligado" if k is None else f"top-k = {inteiro(k)}",
-           "top-p desligado" if top_p is None else f"top-p = {casas_min(top_p)}",
-           "guloso (sem u)" if u is None else f"u = {casas_min(u)}"]
+    cfg = [f"T = {eco(T)}", "top-k desligado" if k is None else f"top-k = {inteiro(k)}",
+           "top-p desligado" if top_p is None else f"top-p = {eco(top_p)}",
+           "guloso (sem u)" if u is None else f"u = {eco(u)}"]
     out.append(nota(" · ".join(cfg), "lw-config"))
     out.append(barras(itens, ["token", "p com T", "p", "q", "acumulada"]))
     if u is None:
         como = "guloso: fica o mais provável entre os mantidos"
     else:
-        como = f"u = {casas_min(u)} cai no primeiro token cuja acumulada passa de u"
+        como = f"u = {eco(u)} cai no primeiro token cuja acumulada passa de u"
     out.append(nota(f"Ficam {inteiro(len(mantidos))} de {inteiro(b.V)}; {como}. Escolhido: "
                      f"<strong>{escapa(tok(escolhido))}</strong> (p = {num(det['p'][escolhido])} com T = "
-                     f"{casas_min(T)}; {num(p1[escolhido])} com T = 1).", "lw-resultado"))
+                     f"{eco(T)}; {num(p1[escolhido])} com T = 1).", "lw-resultado"))
     if novas == 0:
         cache_txt = "nenhuma linha nova: só a escolha mudou, os logits são os mesmos"
     elif novas == 1 and len(ids) > 1:
