@@ -55,12 +55,12 @@ poppler:
 check: .venv/.pronto
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
-	cd lab && ../$(PY) -m doctest formato.py
+	$(PY) -m doctest lab/livro/formato.py
 
 ## A trava rápida: roda o código das páginas sem o Sphinx (uma página por processo, em paralelo)
 ## e compara cada número com o lock. Para quando se mexe em lab/ e ainda não se quer o make book.
 trava-rapida: .venv/.pronto
-	$(PY) book/_ext/rapido.py
+	$(PY) -m livro_ext.rapido
 
 setup: .venv/.pronto node_modules/.pronto .venv-pyodide/.pronto
 
