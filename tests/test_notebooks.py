@@ -134,6 +134,17 @@ def test_notebook_roda_sozinho(caminho, execucoes):
     assert fim["livro"] == str(trabalho / "livro" / "__init__.py"), fim["livro"]
 
 
+def _texto_das_saidas(celula):
+    """O texto que uma célula mostra: os prints juntos (um print pode chegar em mais de um pedaço
+    de stdout, conforme a carga da máquina; avisos no stderr não são números) e o texto de cada
+    resultado."""
+    prints = "".join(o.get("text", "") for o in celula.outputs
+                     if o.get("output_type") == "stream" and o.get("name") == "stdout")
+    resultados = [o.get("data", {}).get("text/plain") for o in celula.outputs
+                  if o.get("output_type") == "execute_result"]
+    return prints, resultados
+
+
 @pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
 def test_notebook_da_os_mesmos_numeros_do_livro(caminho, execucoes):
     """Fora do livro, cada valor de texto que a página cola é o mesmo que o build travou, e cada
@@ -157,9 +168,7 @@ def test_notebook_da_os_mesmos_numeros_do_livro(caminho, execucoes):
     for c0, c1 in zip(original.cells, nb.cells):
         if c0.cell_type != "code" or not c0.get("outputs") or "nao-travar" in c0.metadata.get("tags", []):
             continue  # (nao-travar: saídas que mudam a cada execução, como tempos)
-        texto = lambda c: [o.get("text") or o.get("data", {}).get("text/plain") for o in c.outputs
-                           if o.get("output_type") in ("stream", "execute_result")]
-        assert texto(c1) == texto(c0), c0.source[:200]
+        assert _texto_das_saidas(c1) == _texto_das_saidas(c0), c0.source[:200]
 
 
 # ---------------------------------------------------------------------------
