@@ -58,7 +58,7 @@ const ACOES = {
   qkv: [preencher("[name=x1]", "1"), preencher("[name=x1]", "-0,5")],
   mascaras: [clicar("[name=causal]"), clicar("[name=causal]")],
   bloco: [clicar("[data-acao=avancar]"), clicar("[data-acao=voltar]")],
-  saida: [preencher("[name=T]", "0,5"), preencher("[name=T]", "2")],
+  saida: [clicar("[name=atencao]"), clicar("[name=atencao]")],
   proximo: [clicar("[data-acao=anexar]"), clicar("[data-acao=recomecar]")],
   "config-bloco": [preencher("[name=mlp]", "gelu"), preencher("[name=mlp]", "swiglu")],
   compute: [clicar("[name=inferencia]"), clicar("[name=inferencia]")],

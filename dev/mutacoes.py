@@ -121,7 +121,7 @@ MUTACOES_WIDGETS = {
         ("cache de KV: devolve os logits velhos", "        z = cache.adiciona(ids[-1])\n",
          "        z = cache.adiciona(ids[-1]) and guardado[1]\n"),
         ("cache de KV: qualquer cache serve", "if guardado and guardado[0].ids == ids:", "if guardado:"),
-        ("saída: T ignorada", "p = b.softmax(z, T)                 # (V,)", "p = b.softmax(z)                    # (V,)"),
+        ("saída: p sem o softmax", "p = b.softmax(z)                    # (V,)", "p = list(z)                         # (V,)"),
         ("saída: a primeira linha de z", 'z = r["z"][-1]                      # (V,)', 'z = r["z"][0]                       # (V,)'),
         ("saída: ordem crescente", "key=lambda i: (-p[i], -z[i], i)", "key=lambda i: (p[i], -z[i], i)"),
         ("saída: o prompt ignorado", "r = modelo_prompt(atencao) if ids == b.IDS_PROMPT else b.modelo(ids, atencao)",

@@ -4,14 +4,11 @@ Os doctests do módulo mostram os casos comuns; aqui ficam as bordas: o "-0,000"
 pode aparecer, o sinal dos inteiros, a mantissa que arredonda para 10, as unidades exatas.
 """
 import math
-import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lab"))
 
-import formato as f  # noqa: E402
+from livro import formato as f
 
 
 @pytest.mark.parametrize("x,casas,esperado", [

@@ -234,16 +234,19 @@ def test_faixas_e_listas_achadas():
     """O leitor de controles acha o que os widgets têm (senão o teste acima não testa nada)."""
     ctl = _Controles(w.widget_html("embeddings", "x"))
     assert set(ctl.listas) == {"token", "posicao"} and len(ctl.listas["token"]) == 12
+    ctl = _Controles(w.widget_html("compute", "x"))
+    assert len(ctl.faixas) == 3
+    assert _valores_faixa(ctl.faixas[0])[:2] == ["20", "20.5"] and _valores_faixa(ctl.faixas[0])[-1] == "26"
+    # o passo 6 não tem temperatura (ela é do passo 7): nem faixa, nem campo T
     ctl = _Controles(w.widget_html("saida", "x"))
-    assert [a["data-espelho"] for a in ctl.faixas] == ["T"]
-    assert _valores_faixa(ctl.faixas[0])[:3] == ["0.1", "0.2", "0.3"] and _valores_faixa(ctl.faixas[0])[-1] == "3"
+    assert ctl.faixas == [] and 'name="T"' not in w.widget_html("saida", "x")
 
 
 # ---------------------------------------------------------------------------
 # Mensagens: "na temperatura T", nunca "em a temperatura T"; cada campo diz o seu domínio
 # ---------------------------------------------------------------------------
 def test_contracao_em_todo_rotulo():
-    from widgets_campos import em
+    from livro.widgets.campos import em
     assert em("a temperatura T") == "na temperatura T"
     assert em("o top-k", inicio=True) == "No top-k"
     assert em("os parâmetros N") == "nos parâmetros N"
@@ -257,7 +260,7 @@ def test_mensagens_de_todo_campo_contraidas(nome):
     """Todo campo, com os valores ruins que disparam cada mensagem de ler_num (vazio, letras, duas
     vírgulas, infinito, grande, booleano): nenhuma mensagem com "em o", "Em a", "de o"…"""
     vistos = 0
-    for campo in w._funcoes(nome)[0]():
+    for campo in w.funcoes(nome)[0]():
         for valor in ("", "abc", "1,5,5", "inf", "1e308", True, "99"):
             r = w.responder({"widget": nome, "campos": {campo: valor}})
             if "erro" in r:
@@ -285,7 +288,7 @@ def test_proximo_fora_do_dominio_diz_o_dominio_do_campo(campo, valor, dominio):
 
 
 @pytest.mark.parametrize("nome,campo,valor,dominio", [
-    ("saida", "T", "inf", "maior que 0"), ("embeddings", "token", "1e9", "inteiro de 0 a 11"),
+    ("embeddings", "token", "1e9", "inteiro de 0 a 11"),
     ("embeddings", "posicao", "1e308", "inteiro de 1 a 8"), ("mascaras", "cabeca", "1e9", "inteiro de 1 a 2"),
     ("compute", "logC", "1e308", "de 15 a 30"), ("compute", "logN", "99", "de 6 a 14"),
     ("qkv", "x1", "1e308", "entre −1.000.000 e 1.000.000"),
@@ -310,8 +313,8 @@ def test_proximo_ecoa_o_valor_valido_sem_arredondar_para_um_invalido(campos, eco
 
 def test_eco_nunca_vira_um_valor_recusado():
     """Valores válidos perto das bordas: o eco, lido de volta, continua válido e perto do valor."""
-    import brinquedo as b
-    from widgets_geracao import eco
+    from livro import brinquedo as b
+    from livro.widgets.geracao import eco
     for x in (1e-300, 1e-9, 1e-4, 0.00049, 0.0015, 0.9994, 0.9999, 0.99999999, 1 - 1e-15):
         s = eco(x)
         m = re.fullmatch(r"(?:([\d.,]+) · )?10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)", s)
@@ -335,7 +338,7 @@ def test_compute_sem_contagens_gigantes_abreviadas():
 @pytest.mark.parametrize("texto,valor", [("0,7", 0.7), ("0.7", 0.7), ("−2", -2.0), (" -1,5 ", -1.5), (7, 7.0),
                                          ("1e-3", 0.001)])
 def test_ler_num_aceita_as_formas_de_um_numero(texto, valor):
-    from widgets_campos import ler_num
+    from livro.widgets.campos import ler_num
     assert ler_num(texto, "o campo") == valor
 
 
@@ -344,13 +347,13 @@ def test_ler_num_aceita_as_formas_de_um_numero(texto, valor):
                                           (True, "Valor inválido no campo"), ("inf", "número finito"),
                                           ("2e6", "entre −1.000.000 e 1.000.000")])
 def test_ler_num_recusa_com_a_mensagem_certa(texto, trecho):
-    from widgets_campos import ErroEntrada, ler_num
+    from livro.widgets.campos import ErroEntrada, ler_num
     with pytest.raises(ErroEntrada, match=re.escape(trecho)):
         ler_num(texto, "o campo")
 
 
 def test_ler_num_opcional_e_inteiro():
-    from widgets_campos import inteiro_se_der, ligado, ler_inteiro, ler_num
+    from livro.widgets.campos import inteiro_se_der, ligado, ler_inteiro, ler_num
     assert ler_num("", "o campo", opcional=True) is None
     assert ler_inteiro("3", "o campo", 1, 3) == 3 and ler_inteiro("1", "o campo", 1, 3) == 1
     assert inteiro_se_der(2.0) == 2 and isinstance(inteiro_se_der(2.0), int) and inteiro_se_der(2.5) == 2.5

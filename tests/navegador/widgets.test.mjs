@@ -55,11 +55,8 @@ const PEDIDOS = {
   bloco_sem: { widget: "bloco", acao: "caso:sem_atencao" },
   bloco_letra: { widget: "bloco", campos: { x11: "a" } },
   bloco_vazio: { widget: "bloco", campos: { x34: "" } },
-  saida_05: { widget: "saida", campos: { T: "0,5" } },
-  saida_11: { widget: "saida", campos: { T: "1,1" } },
-  saida_0: { widget: "saida", campos: { T: "0" } },
-  saida_vazio: { widget: "saida", campos: { T: "" } },
-  saida_letra: { widget: "saida", campos: { T: "morno" } },
+  saida_sem: { widget: "saida", campos: { atencao: false } },
+  saida_com: { widget: "saida", campos: { atencao: true } },
   saida_sofa_sem: { widget: "saida", campos: { frase: "o sofá subiu no", atencao: false } },
   saida_fora: { widget: "saida", campos: { frase: "o cachorro subiu no", atencao: false } },
   prox_T0: { widget: "proximo", campos: { T: "0" } },
@@ -284,23 +281,14 @@ test("bloco: avançar linha a linha, os três casos, x com letra ou vazio, tecla
   });
 });
 
-test("saída: temperatura no campo e na faixa (teclado), T = 0, vazio, letras", async () => {
+test("saída: sem temperatura (é do passo 7); com e sem atenção; outro prompt; palavra fora do vocabulário", async () => {
   await comWidget("saida", async (pg, w) => {
-    const T = w.locator("[name=T]");
-    await T.fill("0,5");
-    await confere(w, "saida_05");
-    await T.fill("1");
-    await sossegar(w);
-    await w.locator("[name=T_faixa]").focus();
-    await pg.keyboard.press("ArrowRight");
-    assert.equal(await T.inputValue(), "1,1");
-    await confere(w, "saida_11");
-    for (const [valor, chave] of [["0", "saida_0"], ["", "saida_vazio"], ["morno", "saida_letra"]]) {
-      await T.fill(valor);
-      await confere(w, chave);
-    }
+    assert.equal(await w.locator("[name=T]").count(), 0, "o passo 6 não tem campo de temperatura");
+    await w.locator("[name=atencao]").uncheck();
+    await confere(w, "saida_sem");
+    await w.locator("[name=atencao]").check();
+    await confere(w, "saida_com");
     // outro prompt e o ramo de atenção desligado; depois uma palavra fora do vocabulário
-    await T.fill("1");
     await w.locator("[name=frase]").fill("o sofá subiu no");
     await w.locator("[name=atencao]").uncheck();
     await confere(w, "saida_sofa_sem");

@@ -30,7 +30,7 @@ WIDGETS = {
     "qkv": ("Uma linha pela LN e pelas projeções", "passos"),
     "mascaras": ("A máscara e as duas cabeças", "passos"),
     "bloco": ("O bloco, linha a linha", "passos"),
-    "saida": (f"A temperatura e as {b.V} probabilidades", "geracao"),
+    "saida": (f"As {b.V} probabilidades, com e sem atenção", "geracao"),
     "proximo": ("Escolher, anexar, rodar de novo", "geracao"),
     "config-bloco": ("Configure o bloco", "escala"),
     "compute": ("Reparta a computação", "escala"),

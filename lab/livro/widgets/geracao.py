@@ -5,7 +5,6 @@ from livro.formato import casas_min, cientifico, contagem, inteiro, num
 from livro.widgets.campos import inteiro_se_der, ligado, ler_num
 from livro.widgets.html import (
     botao,
-    campo_faixa,
     campo_marca,
     campo_texto,
     escapa,
@@ -20,7 +19,6 @@ from livro.widgets.passos import corta, modelo_prompt, nota_eot
 # ---------------------------------------------------------------------------
 # Passo 6: a saída
 # ---------------------------------------------------------------------------
-T_MIN, T_MAX = 0.1, 3
 # O que cada campo de amostragem aceita (o brinquedo confere em valida_config e diz o mesmo).
 DOMINIO_T = "um número finito maior que 0"
 DOMINIO_TOP_P = "um número maior que 0 e no máximo 1"
@@ -44,44 +42,33 @@ def eco(x):
 
 
 def _saida_padrao():
-    return {"frase": b.PROMPT, "atencao": True, "T": "1", "T_faixa": "1"}
+    return {"frase": b.PROMPT, "atencao": True}
 
 
 def _saida_form(c):
+    # Sem temperatura aqui: o passo 6 entrega as probabilidades do modelo (T = 1); T é do passo 7.
     return (linha(
         f'<label class="lw-campo lw-largo"><span>Prompt</span><input type="text" name="frase" '
         f'value="{escapa(c["frase"])}" autocomplete="off" spellcheck="false" disabled></label>',
         campo_marca("atencao", "com atenção", ligado(c["atencao"])))
-        + linha(campo_faixa("T_faixa", "Temperatura", c["T_faixa"], T_MIN, T_MAX, 0.1, espelho="T"),
-                 campo_texto("T", "T =", c["T"], 5), botao("Calcular")))
+        + linha(botao("Calcular")))
 
 
 def _saida(c, acao, inst):
     c = dict(c)
-    T = ler_num(c.get("T"), "a temperatura T", dominio=DOMINIO_T)
-    b.valida_config(T)
-    c["T_faixa"] = casas_min(min(T_MAX, max(T_MIN, T))).replace(",", ".")
     frase = c.get("frase", b.PROMPT)
     atencao = ligado(c.get("atencao", True))
     ids = b.codificar(frase)            # erro em português para palavra fora do vocabulário
     r = modelo_prompt(atencao) if ids == b.IDS_PROMPT else b.modelo(ids, atencao)
     z = r["z"][-1]                      # (V,) a última linha prevê o próximo token
-    p = b.softmax(z, T)                 # (V,)
-    # Do mais provável ao menos; num empate de p (T perto de 0 zera vários), vale a ordem dos logits.
+    p = b.softmax(z)                    # (V,)
+    # Do mais provável ao menos; num empate de p, vale a ordem dos logits.
     ordem = sorted(range(b.V), key=lambda i: (-p[i], -z[i], i))
-    rotulo_T = eco(T)
     itens = [(tok(i), p[i], [num(p[i]), num(z[i])], "lw-primeiro" if n == 0 else "")
              for n, i in enumerate(ordem)]
-    if T == 1:
-        efeito = "Com T = 1, p é o softmax dos logits sem mudança."
-    elif T < 1:
-        efeito = "T menor que 1 afia a distribuição."
-        if p[ordem[0]] > 0.999:
-            efeito += " Com T tão perto de 0, quase todo o peso vai para o maior logit: é o limite guloso."
-    else:
-        efeito = "T maior que 1 achata a distribuição."
+    efeito = "A temperatura, que muda essas probabilidades antes do sorteio, é o assunto do passo 7."
     texto = b.decodificar(ids)
-    out = [barras(itens, ["token", f"p com T = {rotulo_T}", "p", "logit z"]),
+    out = [barras(itens, ["token", "p = softmax(z)", "p", "logit z"]),
            nota(f"O mais provável, {escapa(tok(ordem[0]))}, fica com {num(p[ordem[0]])}; "
                  f"os {inteiro(b.V)} valores somam {num(sum(p))}. " + efeito),
            nota(f"Última linha de «{escapa(corta(texto)) if texto else '&lt;|endoftext|&gt;'}» "
