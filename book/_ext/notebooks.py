@@ -275,6 +275,8 @@ def montar(executado: Path, pasta_exec: Path, docname: str, lab: Path,
         c = copy.deepcopy(c)
         c.pop("id", None)
         tags = set(c.get("metadata", {}).get("tags", []) or [])
+        if "chave-do-cache" in tags:
+            continue  # só a chave do cache do build (book/_ext/chave_cache.py)
         if c["cell_type"] == "markdown":
             col.anexos = {}
             c["source"] = conv.markdown(_fonte(c))
