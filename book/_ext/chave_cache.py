@@ -15,6 +15,7 @@ execução é sempre `force`: o site publicado nunca sai do cache. `LIVRO_EXECUC
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib.machinery
 import os
@@ -27,15 +28,21 @@ LAB = RAIZ / "lab"
 TAG = "chave-do-cache"
 
 
-def _importados(codigo: str, pacote: str = "") -> set[str]:
+def _importados(codigo: str, pacote: str = "") -> frozenset[str]:
     """Os nomes que `codigo` importa ("a.b", e "a.b.c" para `from a.b import c`).
 
-    pacote: o pacote do módulo (para resolver `from . import x` e `from .y import z`)."""
+    pacote: o pacote do módulo (para resolver `from . import x` e `from .y import z`).
+    Guardado: os mesmos módulos de lab/ aparecem em toda página."""
+    return _importados_guardado(codigo, pacote)
+
+
+@functools.lru_cache(maxsize=None)
+def _importados_guardado(codigo: str, pacote: str) -> frozenset[str]:
     linhas = [x for x in codigo.splitlines() if not x.lstrip().startswith(("%", "!"))]
     try:
         arvore = ast.parse("\n".join(linhas))
     except SyntaxError:
-        return set()
+        return frozenset()
     nomes = set()
     for no in ast.walk(arvore):
         if isinstance(no, ast.Import):
@@ -49,7 +56,7 @@ def _importados(codigo: str, pacote: str = "") -> set[str]:
             if base:
                 nomes.add(base)
                 nomes.update(f"{base}.{a.name}" for a in no.names if a.name != "*")
-    return nomes
+    return frozenset(nomes)
 
 
 def _acha(nome: str, raizes: list[str]):

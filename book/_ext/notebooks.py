@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import html
 import json
 import re
@@ -71,6 +72,12 @@ _ARQ_LAB = re.compile(r"""(['"])\.\./lab/([\w.\-]+)\1""")
 
 
 def _importados(codigo: str) -> set:
+    return set(_importados_guardado(codigo))
+
+
+@functools.lru_cache(maxsize=None)
+def _importados_guardado(codigo: str) -> frozenset:
+    """(guardado: os mesmos módulos de lab/ são lidos para toda página)"""
     try:
         arvore = ast.parse(codigo)
     except SyntaxError:
@@ -82,14 +89,14 @@ def _importados(codigo: str) -> set:
         except SyntaxError:
             arvore = None
     if arvore is None:
-        return set(re.findall(r"^\s*(?:from|import)\s+(\w+)", codigo, re.M))
+        return frozenset(re.findall(r"^\s*(?:from|import)\s+(\w+)", codigo, re.M))
     nomes = set()
     for no in ast.walk(arvore):
         if isinstance(no, ast.Import):
             nomes |= {a.name.split(".")[0] for a in no.names}
         elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
             nomes.add(no.module.split(".")[0])
-    return nomes
+    return frozenset(nomes)
 
 
 def arquivos_do_lab(codigos: list[str], lab: Path) -> list[str]:
@@ -165,24 +172,33 @@ def modulos_externos(codigos: list[str], lab_modulos=()) -> set:
 
     nomes = set()
     for codigo in codigos:
-        linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
-        try:
-            arvore = ast.parse("\n".join(linhas))
-        except SyntaxError:
-            continue
-        opcionais = _sob_try_importerror(arvore)
-        for no in ast.walk(arvore):
-            if id(no) in opcionais:
-                continue
-            if isinstance(no, ast.Import):
-                nomes |= {a.name.split(".")[0] for a in no.names}
-            elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
-                nomes.add(no.module.split(".")[0])
-            elif (isinstance(no, ast.Call) and getattr(no.func, "attr", "") == "find_spec"
-                  and no.args and isinstance(no.args[0], ast.Constant) and isinstance(no.args[0].value, str)):
-                nomes.add(no.args[0].value.split(".")[0])
+        nomes |= _importa(codigo)
     return {n for n in nomes if n not in sys.stdlib_module_names and n not in set(lab_modulos)
             and n not in OPCIONAIS and n != "__future__"}
+
+
+@functools.lru_cache(maxsize=None)
+def _importa(codigo: str) -> frozenset:
+    """Os módulos de cima que um código importa (guardado: os módulos de lab/ se repetem
+    em toda página)."""
+    nomes = set()
+    linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
+    try:
+        arvore = ast.parse("\n".join(linhas))
+    except SyntaxError:
+        return frozenset()
+    opcionais = _sob_try_importerror(arvore)
+    for no in ast.walk(arvore):
+        if id(no) in opcionais:
+            continue
+        if isinstance(no, ast.Import):
+            nomes |= {a.name.split(".")[0] for a in no.names}
+        elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
+            nomes.add(no.module.split(".")[0])
+        elif (isinstance(no, ast.Call) and getattr(no.func, "attr", "") == "find_spec"
+              and no.args and isinstance(no.args[0], ast.Constant) and isinstance(no.args[0].value, str)):
+            nomes.add(no.args[0].value.split(".")[0])
+    return frozenset(nomes)
 
 
 def _norma(nome: str) -> str:
@@ -201,18 +217,27 @@ def fixados(requirements: Path = RAIZ / "requirements.txt") -> dict:
 
 def a_instalar(modulos: set, requirements: Path = RAIZ / "requirements.txt") -> list[str]:
     """Os pacotes fixados ('nome==versão') para os módulos que o Colab não traz."""
-    from importlib.metadata import packages_distributions
-
-    dist = packages_distributions()
+    faltam = sorted(modulos - COLAB_TEM)
+    if not faltam:
+        return []
+    dist = _distribuicoes()
     fix = fixados(requirements)
     pacotes = []
-    for m in sorted(modulos - COLAB_TEM):
+    for m in faltam:
         nomes = dist.get(m, [m])
         achado = next((fix[_norma(n)] for n in nomes if _norma(n) in fix), None)
         if achado is None:
             raise ErroNotebook(f"o módulo {m!r} não está fixado no requirements.txt")
         pacotes.append(achado)
     return sorted(set(pacotes))
+
+
+@functools.lru_cache(maxsize=1)
+def _distribuicoes() -> dict:
+    """{módulo: [distribuições]}, lido uma vez por build (varre os arquivos de todo pacote)."""
+    from importlib.metadata import packages_distributions
+
+    return packages_distributions()
 
 
 def celula_pip(pacotes: list[str]) -> str:
