@@ -146,3 +146,11 @@ def test_livro_minimo_com_cache_roda_de_novo_depois_de_mudar_o_lab(tmp_path):
     log, html = constroi()
     assert "meio" in html  # o número novo, não o velho do cache
     assert log.count("Executed notebook") == 1, log[-2000:]  # só a página que usa formato.py
+
+
+def test_build_tem_a_chave_e_o_notebook_baixado_nao(build):
+    """O notebook executado guarda a célula da chave; o notebook que o leitor baixa, não."""
+    executado = (build / "jupyter_execute" / "book" / "saida.ipynb").read_text(encoding="utf-8")
+    assert cc.TAG in executado and "sha256" in executado
+    for nb in (build / "html" / "_notebooks" / "book").glob("*.ipynb"):
+        assert cc.TAG not in nb.read_text(encoding="utf-8"), nb.name
