@@ -106,11 +106,12 @@ def mapa(ax, M, rotulos_linhas, rotulos_colunas, casas=3, titulo="", cmap="Blues
             x = M[i][j]
             if x == -math.inf:
                 ax.text(j, i, rotulo_mascara, ha="center", va="center", color="#888888",
-                        fontsize=tamanho)
+                        fontsize=tamanho, in_layout=False)
                 continue
             escuro = (x > meio) if cmap in ("Blues", "Greens", "Oranges", "Purples") else abs(x - meio) > 0.35 * (hi - lo)
+            # dentro do eixo: fora das contas do layout (que mediriam cada texto de novo)
             ax.text(j, i, num(x, casas), ha="center", va="center", fontsize=tamanho,
-                    color="white" if escuro else "black")
+                    color="white" if escuro else "black", in_layout=False)
     ax.set_xticks(range(m))
     ax.set_xticklabels(rotulos_colunas)
     ax.set_yticks(range(n))
