@@ -141,6 +141,9 @@ def test_livro_minimo_com_cache_roda_de_novo_depois_de_mudar_o_lab(tmp_path):
     assert log.count("Executed notebook") == 2, log[-2000:]
     log, html = constroi()  # nada mudou: as duas saem do cache
     assert log.count("Executed notebook") == 0, log[-2000:]
+    assert "0,5" in html
+    # o notebook executado (que a trava de números lê) tem as saídas, mesmo vindo do cache
+    assert "0,5" in (raiz / "_build" / "jupyter_execute" / "book" / "a.ipynb").read_text(encoding="utf-8")
     (raiz / "lab" / "formato.py").write_text("def num(x):\n    return 'meio' if x == 0.5 else str(x)\n",
                                               encoding="utf-8")
     log, html = constroi()
@@ -152,5 +155,6 @@ def test_build_tem_a_chave_e_o_notebook_baixado_nao(build):
     """O notebook executado guarda a célula da chave; o notebook que o leitor baixa, não."""
     executado = (build / "jupyter_execute" / "book" / "saida.ipynb").read_text(encoding="utf-8")
     assert cc.TAG in executado and "sha256" in executado
+    assert "soma de cada linha de p" in executado  # as saídas estão lá (também vindas do cache)
     for nb in (build / "html" / "_notebooks" / "book").glob("*.ipynb"):
         assert cc.TAG not in nb.read_text(encoding="utf-8"), nb.name

@@ -147,7 +147,32 @@ def no_config(app, config):
     config.nb_execution_mode = modo(config=config.nb_execution_mode)
 
 
+def completa_executado(app, doctree):
+    """doctree-read: o notebook de jupyter_execute/ de uma página tirada do cache ganha as saídas.
+
+    (O myst-nb 1.4, no modo cache, escreve lá o notebook lido, sem as saídas do cache; a trava
+    de números e o notebook para baixar leem esse arquivo.)"""
+    if getattr(app.env, "mystnb_config", None) is None or app.env.mystnb_config.execution_mode != "cache":
+        return
+    caminho = Path(app.outdir).parent / "jupyter_execute" / (app.env.docname + ".ipynb")
+    if not caminho.is_file():
+        return
+    import nbformat
+    from jupyter_cache import get_cache
+
+    nb = nbformat.read(caminho, as_version=4)
+    if any(c.get("outputs") for c in nb.cells if c.cell_type == "code"):
+        return  # executado agora: já tem as saídas
+    pasta = app.env.mystnb_config.execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"
+    try:
+        _, completo = get_cache(str(pasta)).merge_match_into_notebook(nb)
+    except KeyError:
+        return
+    caminho.write_text(nbformat.writes(completo), encoding="utf-8")
+
+
 def setup(app):
     app.connect("config-inited", no_config)
     app.connect("source-read", na_leitura)
+    app.connect("doctree-read", completa_executado)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
