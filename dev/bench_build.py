@@ -16,6 +16,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -65,6 +66,8 @@ def _veredito(x, orcamento):
 
 
 def main():
+    # interrompido (Ctrl-C ou kill), o texto da página volta do mesmo jeito (o finally roda)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("benchmark interrompido"))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     forcados = [um_build("force", limpo=True) for _ in range(n)]
     forcados.sort(key=lambda r: r[0])
