@@ -64,8 +64,11 @@ trava-rapida: .venv/.pronto
 
 setup: .venv/.pronto node_modules/.pronto .venv-pyodide/.pronto
 
-## O livro inteiro, executado do zero (--all), com todo aviso tratado como erro. No fim do build,
+## O livro inteiro (--all), com todo aviso tratado como erro. No fim do build,
 ## book/_ext/pos_build.py (gancho build-finished) põe no site o MathJax e o runtime dos widgets.
+## Localmente as páginas saem do cache de execução quando nem o código delas nem os módulos de
+## lab/ que importam mudaram (book/_ext/chave_cache.py); no CI (CI definido) tudo roda de novo.
+## Para forçar aqui: make book LIVRO_EXECUCAO=force
 book: setup
 	rm -rf _build/html _build/jupyter_execute
 	$(JB) build . --all -W -n --keep-going
@@ -103,6 +106,7 @@ test: book chromium poppler
 lock: .venv/.pronto
 	$(PY) -m livro_ext.rapido --aceitar
 
+## CPU do build limpo forçado e do rebuild depois de mudar um texto, contra os orçamentos.
 bench: setup
 	$(PY) dev/bench_build.py
 

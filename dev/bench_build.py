@@ -1,11 +1,22 @@
-"""Benchmark (não é teste): o build limpo do livro inteiro, por página.
+"""Benchmark (não é teste): quanto custa construir o livro, em segundos de CPU.
 
-Roda `jupyter-book build . --all` do zero, mede o tempo total e lê do log o tempo
-de execução de cada página. Orçamento do projeto: <= 2 s por página.
+Mede o tempo de CPU (user + sys do build e dos kernels que ele roda: o Sphinx espera cada
+kernel, então o tempo deles entra nos filhos) e o tempo de relógio, em dois casos:
+
+1. build limpo forçado: `_build` apagado, `LIVRO_EXECUCAO=force` (como no CI e no deploy);
+2. rebuild depois de mudar o texto de uma página (`execute_notebooks: cache`, o padrão
+   local): o cache já cheio, um parágrafo muda, `make book` de novo.
+
+Orçamentos (issue 21): build limpo forçado <= 30 s de CPU; rebuild depois de um texto <= 15 s.
+O tempo de CPU é mais firme que o de relógio numa máquina dividida, mas também sobe com a
+carga: compare rodadas feitas na mesma hora.
 Uso: make bench   (ou .venv/bin/python dev/bench_build.py [repetições])
 """
+import os
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -13,37 +24,64 @@ from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parents[1]
 JB = RAIZ / ".venv" / "bin" / "jupyter-book"
+ORCAMENTO_FORCADO = 30.0
+ORCAMENTO_TEXTO = 15.0
+PAGINA_TEXTO = RAIZ / "book" / "bloco.md"  # a página cujo texto o benchmark muda (e desfaz)
 
 
-def um_build():
-    shutil.rmtree(RAIZ / "_build", ignore_errors=True)
-    t0 = time.perf_counter()
-    p = subprocess.run([str(JB), "build", ".", "--all", "-W", "-n", "--keep-going"], cwd=RAIZ,
-                       capture_output=True, text=True)
-    total = time.perf_counter() - t0
+def _cpu_filhos():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def um_build(modo, limpo):
+    """Um `make book` (o mesmo alvo do README) -> (CPU s, relógio s, {página: s de execução})."""
+    if limpo:
+        shutil.rmtree(RAIZ / "_build", ignore_errors=True)
+    amb = {k: v for k, v in os.environ.items() if k != "CI"}
+    amb["LIVRO_EXECUCAO"] = modo
+    c0, t0 = _cpu_filhos(), time.perf_counter()
+    p = subprocess.run(["make", "book"], cwd=RAIZ, capture_output=True, text=True, env=amb)
+    relogio, cpu = time.perf_counter() - t0, _cpu_filhos() - c0
     if p.returncode != 0:
         sys.exit("O build falhou:\n" + p.stdout[-3000:] + p.stderr[-3000:])
-    # deixa o site completo, como o `make book` deixaria (runtime do navegador)
-    subprocess.run([sys.executable, "-m", "livro_ext.pos_build", str(RAIZ / "_build" / "html")],
-                   check=True, capture_output=True)
     por_pagina = {m.group(1): float(m.group(2)) for m in
                   re.finditer(r"book/(\S+)\.md: Executed notebook in ([\d.]+) seconds", p.stdout + p.stderr)}
-    paginas = len(list((RAIZ / "_build" / "html" / "book").glob("*.html")))
-    return total, paginas, por_pagina
+    return cpu, relogio, por_pagina
+
+
+def rebuild_texto():
+    """Cache cheio, um parágrafo de PAGINA_TEXTO muda, rebuild; o texto volta no fim."""
+    um_build("cache", limpo=False)  # enche o cache, se preciso
+    original = PAGINA_TEXTO.read_text(encoding="utf-8")
+    try:
+        PAGINA_TEXTO.write_text(original.rstrip("\n") + "\n\nUm parágrafo do benchmark.\n", encoding="utf-8")
+        return um_build("cache", limpo=False)
+    finally:
+        PAGINA_TEXTO.write_text(original, encoding="utf-8")
+
+
+def _veredito(x, orcamento):
+    return "dentro" if x <= orcamento else "FORA"
 
 
 def main():
+    # interrompido (Ctrl-C ou kill), o texto da página volta do mesmo jeito (o finally roda)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("benchmark interrompido"))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    totais = []
-    for _ in range(n):
-        total, paginas, por_pagina = um_build()
-        totais.append(total)
-    totais.sort()
-    mediana = totais[len(totais) // 2]
-    print(f"build limpo: mediana {mediana:.1f} s em {n} rodada(s), {paginas} páginas, "
-          f"{mediana / paginas:.2f} s por página (orçamento: 2 s)")
+    forcados = [um_build("force", limpo=True) for _ in range(n)]
+    forcados.sort(key=lambda r: r[0])
+    cpu, relogio, por_pagina = forcados[len(forcados) // 2]
+    paginas = len(list((RAIZ / "_build" / "html" / "book").glob("*.html")))
+    print(f"build limpo forçado: {cpu:.1f} s de CPU (orçamento {ORCAMENTO_FORCADO:.0f} s: "
+          f"{_veredito(cpu, ORCAMENTO_FORCADO)}), {relogio:.1f} s de relógio, {paginas} páginas "
+          f"(mediana de {n})")
     for nome, t in sorted(por_pagina.items(), key=lambda kv: -kv[1]):
-        print(f"  {nome:<16} execução {t:5.2f} s")
+        print(f"  {nome:<16} execução {t:5.2f} s de relógio")
+    cpu_t, relogio_t, execs = rebuild_texto()
+    print(f"rebuild depois de mudar o texto de {PAGINA_TEXTO.name}: {cpu_t:.1f} s de CPU (orçamento "
+          f"{ORCAMENTO_TEXTO:.0f} s: {_veredito(cpu_t, ORCAMENTO_TEXTO)}), {relogio_t:.1f} s de relógio, "
+          f"{len(execs)} página(s) executada(s) de novo, {cpu_t / cpu:.2f} do forçado")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import html
 import json
 import re
@@ -147,6 +148,30 @@ def modulos_externos(codigos: list[str]) -> set:
             and n not in OPCIONAIS and n != "__future__"}
 
 
+@functools.lru_cache(maxsize=None)
+def _importa(codigo: str) -> frozenset:
+    """Os módulos de cima que um código importa (guardado: os módulos de lab/ se repetem
+    em toda página)."""
+    nomes = set()
+    linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
+    try:
+        arvore = ast.parse("\n".join(linhas))
+    except SyntaxError:
+        return frozenset()
+    opcionais = _sob_try_importerror(arvore)
+    for no in ast.walk(arvore):
+        if id(no) in opcionais:
+            continue
+        if isinstance(no, ast.Import):
+            nomes |= {a.name.split(".")[0] for a in no.names}
+        elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
+            nomes.add(no.module.split(".")[0])
+        elif (isinstance(no, ast.Call) and getattr(no.func, "attr", "") == "find_spec"
+              and no.args and isinstance(no.args[0], ast.Constant) and isinstance(no.args[0].value, str)):
+            nomes.add(no.args[0].value.split(".")[0])
+    return frozenset(nomes)
+
+
 def _norma(nome: str) -> str:
     return re.sub(r"[-_.]+", "-", nome).lower()
 
@@ -163,18 +188,27 @@ def fixados(requirements: Path = RAIZ / "requirements.txt") -> dict:
 
 def a_instalar(modulos: set, requirements: Path = RAIZ / "requirements.txt") -> list[str]:
     """Os pacotes fixados ('nome==versão') para os módulos que o Colab não traz."""
-    from importlib.metadata import packages_distributions
-
-    dist = packages_distributions()
+    faltam = sorted(modulos - COLAB_TEM)
+    if not faltam:
+        return []
+    dist = _distribuicoes()
     fix = fixados(requirements)
     pacotes = []
-    for m in sorted(modulos - COLAB_TEM):
+    for m in faltam:
         nomes = dist.get(m, [m])
         achado = next((fix[_norma(n)] for n in nomes if _norma(n) in fix), None)
         if achado is None:
             raise ErroNotebook(f"o módulo {m!r} não está fixado no requirements.txt")
         pacotes.append(achado)
     return sorted(set(pacotes))
+
+
+@functools.lru_cache(maxsize=1)
+def _distribuicoes() -> dict:
+    """{módulo: [distribuições]}, lido uma vez por build (varre os arquivos de todo pacote)."""
+    from importlib.metadata import packages_distributions
+
+    return packages_distributions()
 
 
 def celula_pip(pacotes: list[str]) -> str:
@@ -236,6 +270,8 @@ def montar(executado: Path, pasta_exec: Path, docname: str,
         c = copy.deepcopy(c)
         c.pop("id", None)
         tags = set(c.get("metadata", {}).get("tags", []) or [])
+        if "chave-do-cache" in tags:
+            continue  # só a chave do cache do build (book/_ext/chave_cache.py)
         if c["cell_type"] == "markdown":
             col.anexos = {}
             c["source"] = conv.markdown(_fonte(c))

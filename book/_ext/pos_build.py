@@ -171,6 +171,24 @@ def _item(caminho: Path, static: Path) -> dict:
     return {"url": caminho.relative_to(static).as_posix(), "bytes": len(dados), "hash": _hash(dados)}
 
 
+def _gzip_guardado(dados: bytes) -> bytes:
+    """gzip -9 de `dados` (mtime=0: sempre os mesmos bytes), guardado em node_modules/.cache
+    pelo hash da entrada: o .wasm não muda entre builds, e comprimi-lo custa segundos de CPU."""
+    pasta = RAIZ / "node_modules" / ".cache" / "livro-gzip"
+    guardado = pasta / (hashlib.sha256(dados).hexdigest() + ".gz")
+    if guardado.is_file():
+        return guardado.read_bytes()
+    gz = gzip.compress(dados, compresslevel=9, mtime=0)
+    try:
+        pasta.mkdir(parents=True, exist_ok=True)
+        temp = guardado.with_suffix(".tmp")
+        temp.write_bytes(gz)
+        temp.replace(guardado)
+    except OSError:
+        pass  # sem onde guardar: só comprime de novo na próxima vez
+    return gz
+
+
 def copia(saida: Path) -> dict:
     saida = Path(saida)
     static = saida / "_static"
@@ -190,7 +208,7 @@ def copia(saida: Path) -> dict:
         shutil.copy2(PYODIDE / nome, destino / nome)
 
     def em_pedacos(nome):
-        gz = gzip.compress((PYODIDE / nome).read_bytes(), compresslevel=9, mtime=0)
+        gz = _gzip_guardado((PYODIDE / nome).read_bytes())
         pedacos = []
         for n, i in enumerate(range(0, len(gz), PEDACO)):
             p = destino / f"{nome}.gz.{n}"

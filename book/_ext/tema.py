@@ -60,7 +60,11 @@ class SearchPortuguesSemAcento(SearchPortuguese):
             "};\n")
 
     def stem(self, word: str) -> str:
-        return super().stem(sem_acento(word.lower()))
+        # guardado por palavra: o índice pede o radical da mesma palavra milhares de vezes
+        radicais = self.__dict__.setdefault("_radicais", {})
+        if word not in radicais:
+            radicais[word] = super().stem(sem_acento(word.lower()))
+        return radicais[word]
 
 
 def opcoes_do_tema(app, config):

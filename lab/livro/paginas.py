@@ -33,6 +33,29 @@ AZUL = "#1f77b4"
 CINZA = "#b0b0b0"
 LARANJA = "#ff7f0e"
 
+# As figuras cabem na coluna de um celular (358 px a 390 px de tela) sem encolher: a 100
+# pontos por polegada (o PNG do build), 3,45 polegadas dão uns 350 px já com as margens.
+LARGURA_CELULAR = 3.45
+
+
+def _cabe(tamanho_fig):
+    """(largura, altura) com a largura limitada a LARGURA_CELULAR (a altura fica)."""
+    largura, altura = tamanho_fig
+    return min(largura, LARGURA_CELULAR), altura
+
+
+def _quebra_titulo(titulo, largura_pol, tamanho=11):
+    """Quebra um título longo em linhas que cabem na figura (sem partir um trecho $...$)."""
+    import textwrap
+
+    por_linha = max(12, int(0.9 * largura_pol * 72 / (0.62 * tamanho)))  # ~0,62 em por letra
+    if len(titulo) <= por_linha:
+        return titulo
+    partes = titulo.split("$")
+    protegido = "$".join(p.replace(" ", "\u00a0") if k % 2 else p for k, p in enumerate(partes))
+    linhas = textwrap.wrap(protegido, por_linha, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(linhas).replace("\u00a0", " ")
+
 
 def _sem_quebra(celula):
     """Um vetor [a; b; c] não se parte em duas linhas da tabela (a tabela rola, se precisar)."""
@@ -85,11 +108,12 @@ def mapa(ax, M, rotulos_linhas, rotulos_colunas, casas=3, titulo="", cmap="Blues
             x = M[i][j]
             if x == -math.inf:
                 ax.text(j, i, rotulo_mascara, ha="center", va="center", color="#888888",
-                        fontsize=tamanho)
+                        fontsize=tamanho, in_layout=False)
                 continue
             escuro = (x > meio) if cmap in ("Blues", "Greens", "Oranges", "Purples") else abs(x - meio) > 0.35 * (hi - lo)
+            # dentro do eixo: fora das contas do layout (que mediriam cada texto de novo)
             ax.text(j, i, num(x, casas), ha="center", va="center", fontsize=tamanho,
-                    color="white" if escuro else "black")
+                    color="white" if escuro else "black", in_layout=False)
     ax.set_xticks(range(m))
     ax.set_xticklabels(rotulos_colunas)
     ax.set_yticks(range(n))
@@ -98,16 +122,16 @@ def mapa(ax, M, rotulos_linhas, rotulos_colunas, casas=3, titulo="", cmap="Blues
     for j in (separar_colunas or []):
         ax.axvline(j - 0.5, color="black", linewidth=2)
     if titulo:
-        ax.set_title(titulo, fontsize=11)
+        ax.set_title(_quebra_titulo(titulo, ax.figure.get_figwidth()), fontsize=11)
 
 
 def figura_mapa(M, rotulos_linhas, rotulos_colunas, tamanho_fig=(4.8, 3.6), xlabel=None,
                 ylabel=None, girar_x=False, **opcoes):
     """Uma figura com um só mapa de calor (para pôr várias lado a lado numa grade da página,
-    que no celular vira uma coluna)."""
+    que no celular vira uma coluna). A largura cabe na coluna de um celular (LARGURA_CELULAR)."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=tamanho_fig)
+    fig, ax = plt.subplots(figsize=_cabe(tamanho_fig))
     mapa(ax, M, rotulos_linhas, rotulos_colunas, **opcoes)
     if xlabel:
         ax.set_xlabel(xlabel)
@@ -116,8 +140,18 @@ def figura_mapa(M, rotulos_linhas, rotulos_colunas, tamanho_fig=(4.8, 3.6), xlab
     if girar_x:
         ax.tick_params(axis="x", labelrotation=45)
     fig.tight_layout()
+    _cabe_nas_celulas(fig, ax, len(rotulos_colunas))
     plt.close(fig)
     return fig
+
+
+def _cabe_nas_celulas(fig, ax, colunas, minimo=8.5):
+    """Diminui (até `minimo` pontos) o texto das células que não caberia na largura de uma célula."""
+    celula_pt = ax.get_window_extent().width / fig.dpi * 72 / colunas
+    for t in ax.texts:
+        largura_pt = 0.62 * t.get_fontsize() * len(t.get_text())  # DejaVu Sans: ~0,62 em por dígito
+        if largura_pt > 0.88 * celula_pt:
+            t.set_fontsize(max(minimo, t.get_fontsize() * 0.88 * celula_pt / largura_pt))
 
 
 # --- figuras da saída e do próximo token (passos 6 e 7) ---
@@ -141,7 +175,7 @@ def barras_probabilidades(rotulos, series, nomes=None, cores=None, titulo="", de
     n, k = len(rotulos), len(series)
     cores = cores or [AZUL, CINZA, LARANJA][:k]
     altura = 0.8 / k
-    fig, ax = plt.subplots(figsize=(6.4, 0.42 * n * max(1, k * 0.8) + 0.9))
+    fig, ax = plt.subplots(figsize=(LARGURA_CELULAR, 0.34 * n * max(1, k * 0.8) + 1.2))
     topo = max(max(s) for s in series)
     for j, s in enumerate(series):
         ys = [i + (j - (k - 1) / 2) * altura for i in range(n)]
@@ -154,15 +188,15 @@ def barras_probabilidades(rotulos, series, nomes=None, cores=None, titulo="", de
     if destaque is not None:
         ax.get_yticklabels()[destaque].set_fontweight("bold")
     ax.invert_yaxis()
-    ax.set_xlim(0, topo * 1.18)
+    ax.set_xlim(0, topo * 1.25)
     eixo_com_virgula(ax.xaxis, 1)
     ax.set_xlabel("probabilidade")
     for lado in ("top", "right"):
         ax.spines[lado].set_visible(False)
-    if nomes is not None:
-        ax.legend(loc="lower right", frameon=False)
-    if titulo:
-        ax.set_title(titulo, fontsize=11)
+    if nomes is not None:  # a legenda embaixo, fora das barras
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), frameon=False)
+    if titulo:  # centrado na figura (os rótulos dos tokens tomam a esquerda)
+        fig.suptitle(_quebra_titulo(titulo, LARGURA_CELULAR), fontsize=11)
     fig.tight_layout()
     return fig
 
@@ -175,14 +209,16 @@ def faixa_do_sorteio(rotulos, q, sorteios, titulo=""):
     """
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 2.3))
+    fig, ax = plt.subplots(figsize=(LARGURA_CELULAR, 2.6))
     cores = plt.get_cmap("tab10").colors
     inicio = 0.0
+    faixa_px = LARGURA_CELULAR * 100 * 0.85   # a largura da faixa, em px, mais ou menos
     for i, (r, w) in enumerate(zip(rotulos, q)):
         ax.barh(0, w, left=inicio, height=0.6, color=cores[i % 10], edgecolor="white")
-        if w > 0.07:
+        texto_px = 7.5 * len(r)                # o rótulo deitado, a 8,5 pontos
+        if w * faixa_px > 14:
             ax.text(inicio + w / 2, 0, r, ha="center", va="center", fontsize=8.5,
-                    color="white", rotation=90 if w < 0.14 else 0)
+                    color="white", rotation=0 if w * faixa_px > texto_px + 4 else 90)
         inicio += w
     for u, texto in sorteios:
         ax.annotate(texto, xy=(u, 0.32), xytext=(u, 0.85), ha="center", fontsize=9,
@@ -195,7 +231,7 @@ def faixa_do_sorteio(rotulos, q, sorteios, titulo=""):
     for lado in ("top", "right", "left"):
         ax.spines[lado].set_visible(False)
     if titulo:
-        ax.set_title(titulo, fontsize=11)
+        ax.set_title(_quebra_titulo(titulo, LARGURA_CELULAR), fontsize=11)
     fig.tight_layout()
     return fig
 
@@ -210,7 +246,7 @@ def colunas_agrupadas(rotulos, series, nomes, cores=None, titulo=""):
     n, k = len(rotulos), len(series)
     cores = cores or [AZUL, CINZA, LARANJA][:k]
     largura = 0.8 / k
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = plt.subplots(figsize=(LARGURA_CELULAR, 3.9))
     for j, s in enumerate(series):
         xs = [i + (j - (k - 1) / 2) * largura for i in range(n)]
         ax.bar(xs, s, width=largura * 0.95, color=cores[j], label=nomes[j])
@@ -222,6 +258,6 @@ def colunas_agrupadas(rotulos, series, nomes, cores=None, titulo=""):
         ax.spines[lado].set_visible(False)
     ax.legend(frameon=False)
     if titulo:
-        ax.set_title(titulo, fontsize=11)
+        ax.set_title(_quebra_titulo(titulo, LARGURA_CELULAR), fontsize=11)
     fig.tight_layout()
     return fig

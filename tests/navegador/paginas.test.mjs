@@ -3,8 +3,8 @@
 // Precisa do site pronto (make book; ou LIVRO_HTML=pasta). Para cada página, a 1280 px
 // (modo claro e depois escuro, contraste) e a 390 px:
 // - nada pede rolagem de lado a 1280 px; a 390 px, o que é mais largo que a coluna
-//   fica dentro de um contêiner que rola (e mostra que rola), nada é cortado;
-// - figuras (mapas de calor) no tamanho natural ou maiores;
+//   fica dentro de um contêiner que rola (e mostra que rola, com a sombra de fundo), nada é cortado;
+// - figuras na coluna, encolhidas no máximo à metade (ver também figuras.test.mjs);
 // - nenhum erro no console, nenhum erro do MathJax;
 // - axe-core: nenhuma violação séria ou crítica; o sublinhado dos números calculados
 //   com contraste de 3:1 (WCAG 1.4.11) nos dois modos;
@@ -148,10 +148,9 @@ function medirLargura(celular) {
       vistos.add(el);
       problemas.push(`${desc(el)}: ${sobra} px mais largo que a coluna (rola de lado)`);
     } else if (rola(cs)) {
-      // Rola, mas precisa mostrar que rola: a borda esmaecida (mask-image do livro.css).
+      // Rola, mas precisa mostrar que rola: a sombra de fundo do livro.css (atrás do conteúdo).
       vistos.add(el);
-      const mascara = cs.maskImage || cs.webkitMaskImage || "none";
-      if (mascara === "none") problemas.push(`${desc(el)}: rola ${sobra} px sem mostrar que rola`);
+      if (!cs.backgroundAttachment.includes("local")) problemas.push(`${desc(el)}: rola ${sobra} px sem mostrar que rola`);
       if (el.tabIndex < 0 && !el.querySelector("a, button, input, [tabindex]")) {
         problemas.push(`${desc(el)}: rola ${sobra} px mas o teclado não chega nele`);
       }
@@ -160,13 +159,14 @@ function medirLargura(celular) {
       problemas.push(`${desc(el)}: ${sobra} px cortados ou vazando, fora de um contêiner que rola`);
     }
   }
-  // Figuras: nunca menores que o tamanho natural.
+  // Figuras: cabem na coluna; encolhidas, no máximo à metade (senão o texto some).
+  // (tests/navegador/figuras.test.mjs confere as de lab/paginas.py, que não encolhem.)
   for (const img of document.querySelectorAll(".bd-article img")) {
     if (!img.naturalWidth || img.closest(".livro-widget, .lv-diagrama") || img.offsetParent === null) continue;
     const w = img.getBoundingClientRect().width;
-    if (w < img.naturalWidth - 1) {
+    if (w < 0.5 * img.naturalWidth) {
       problemas.push(`imagem ${img.alt ? `«${img.alt.slice(0, 50)}»` : img.src.split("/").pop()}: ` +
-        `${Math.round(w)} px na tela, ${img.naturalWidth} px de verdade (encolhida)`);
+        `${Math.round(w)} px na tela, ${img.naturalWidth} px de verdade (encolhida demais)`);
     }
   }
   return problemas;
