@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 
 # Cada peça é um módulo com setup(app); uma peça ausente é simplesmente pulada.
-PECAS = ["widgets", "notebooks", "razao_pagina", "tema"]
+PECAS = ["widgets", "notebooks", "razao_pagina", "tema", "busca", "icones", "matematica"]
 
 RAMO_PUBLICADO = "gh-pages"  # o ramo que o workflow pages.yml escreve (o site construído)
 _DONO_NOME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
