@@ -1,7 +1,7 @@
 // Benchmark das páginas (não é teste: mede e imprime; nada falha por tempo).
 //
 //   node dev/bench_paginas.mjs [pasta do site, padrão _build/html] [--json] [--vezes=N]
-//                              [--sem-lighthouse]
+//                              [--sem-lighthouse] [--so=bloco,index]  (só essas páginas)
 //
 // 1. peso: para cada página, os bytes gzip-equivalentes (gzip -9 de cada arquivo) de tudo
 //    o que o navegador pede antes de o leitor interagir (HTML, CSS, JS, fontes, imagens;
@@ -28,6 +28,8 @@ const HTML = resolve(args.find((a) => !a.startsWith("--")) || join(RAIZ, "_build
 const JSON_SAIDA = args.includes("--json");
 const VEZES = Number((args.find((a) => a.startsWith("--vezes=")) || "--vezes=1").slice(8));
 const SEM_LH = args.includes("--sem-lighthouse");
+const SO = (args.find((a) => a.startsWith("--so=")) || "").slice(5).split(",").filter(Boolean);
+const so = (lista) => (SO.length ? lista.filter((p) => SO.some((s) => p.includes(s))) : lista);
 const ORC = { peso: ORCAMENTO_PAGINA, nota: 90, cls: 0.05, texto: 3000 };
 
 // As páginas com orçamento; a de números só é pesada (uma tabela de tudo, não é de leitura).
@@ -147,7 +149,7 @@ const srvGz = await servirGzip(HTML);
 const navegador = await launch();
 try {
   diz(`Peso antes de interagir (gzip-equivalente; orçamento ≤ ${kb(ORC.peso)} por página):`);
-  for (const rel of [...PESADAS, ...SO_INFO]) {
+  for (const rel of so([...PESADAS, ...SO_INFO])) {
     const p = await pesar(navegador, srvGz.url + rel, HTML);
     resultado.peso[rel] = p;
     const tipos = Object.entries(p.porTipo).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} ${kb(n)}`).join(", ");
@@ -158,7 +160,7 @@ try {
   }
 
   diz(`Primeiro texto na tela (FCP; 390 × 844, 1,6 Mbps / 150 ms, cache vazio; orçamento ≤ ${num(ORC.texto / 1000, 0)} s):`);
-  for (const rel of LIGHTHOUSE) {
+  for (const rel of so(LIGHTHOUSE)) {
     const t = await primeiroTexto(navegador, srvGz.url + rel);
     resultado.texto[rel] = t;
     diz(`  ${rel.padEnd(24)} ${num(t.fcp / 1000, 1)} s  ${veredito(t.fcp <= ORC.texto)}   (carga completa ${num(t.carga / 1000, 1)} s)`);
@@ -169,7 +171,7 @@ try {
 
 if (!SEM_LH) {
   diz(`Lighthouse mobile, servido com gzip (orçamentos: desempenho ≥ ${ORC.nota}, CLS ≤ ${num(ORC.cls)}; mediana de ${VEZES}):`);
-  for (const rel of LIGHTHOUSE) {
+  for (const rel of so(LIGHTHOUSE)) {
     const rodadas = [];
     for (let i = 0; i < VEZES; i++) {
       try { rodadas.push(await rodarLighthouse(srvGz.url + rel)); } catch (e) { rodadas.push({ erro: String(e.message || e) }); }

@@ -152,10 +152,9 @@
   // --- 3. Contêineres que rolam de lado --------------------------------------------------
   // Todo elemento do texto que rola de lado (overflow-x auto/scroll) e tem o que rolar ganha
   // a classe rola-de-lado (a borda esmaecida do livro.css) e, se preciso, tabindex="0".
-  function marcar() {
-    const artigo = document.querySelector(".bd-article");
-    if (!artigo) return;
-    for (const el of artigo.querySelectorAll("*")) {
+  function marcarEm(raiz, soFora = null) {
+    for (const el of raiz.querySelectorAll("*")) {
+      if (soFora && el.closest(soFora)) continue;
       const tag = el.tagName;
       if (tag.startsWith("MJX-") && !(tag === "MJX-CONTAINER" && el.getAttribute("display") === "true")) continue;
       if (el instanceof SVGElement) continue;
@@ -171,13 +170,43 @@
       }
     }
   }
+  // As seções de segundo nível não são desenhadas enquanto estão longe da tela
+  // (content-visibility no livro.css): medir tudo no carregamento obrigaria o navegador a
+  // desenhar a página inteira de uma vez. Mede-se o que está fora delas e cada seção quando
+  // ela chega a duas telas de distância (antes de o leitor, rolando ou com o Tab, chegar
+  // nela). `livroRolagem.tudo()` mede todas já (os testes usam).
+  const SECAO = ".bd-article section > section";
+  const medirSecao = (secao) => marcarEm(secao);
+  let observador = null;
+  function marcar() {
+    const artigo = document.querySelector(".bd-article");
+    if (!artigo) return;
+    marcarEm(artigo, SECAO);
+    const secoes = [...artigo.querySelectorAll(SECAO)].filter((s) => !s.parentElement.closest(SECAO));
+    observador?.disconnect();
+    if (!("IntersectionObserver" in globalThis)) { secoes.forEach(medirSecao); return; }
+    observador = new IntersectionObserver((entradas) => {
+      for (const e of entradas) {
+        if (!e.isIntersecting) continue;
+        observador.unobserve(e.target);
+        medirSecao(e.target);
+      }
+    }, { rootMargin: "200% 0px" });
+    secoes.forEach((s) => observador.observe(s));
+  }
+  globalThis.livroRolagem = {
+    tudo: async () => {
+      for (const s of document.querySelectorAll(SECAO)) {
+        if (!s.parentElement.closest(SECAO)) { observador?.unobserve(s); medirSecao(s); }
+      }
+    },
+  };
   let espera = null;
   const depois = () => { clearTimeout(espera); espera = setTimeout(marcar, 250); };
   const comecar = () => {
     marcar();
     window.addEventListener("resize", depois);
-    // o MathJax desenha as fórmulas depois do carregamento; os widgets reescrevem a saída
-    window.MathJax?.startup?.promise?.then(marcar);
+    // os widgets reescrevem a saída
     const artigo = document.querySelector(".bd-article");
     if (artigo) new MutationObserver(depois).observe(artigo, { childList: true, subtree: true });
   };
