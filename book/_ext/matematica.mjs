@@ -28,6 +28,11 @@ if (!raiz || !fontes) {
 // Sem noerrors/noundefined: um erro de TeX vira exceção, não uma fórmula vermelha.
 const PACOTES = AllPackages.filter((p) => !["noerrors", "noundefined", "autoload", "require"].includes(p));
 const adaptor = liteAdaptor();
+// No navegador o MathJax mede a altura do "x" da fonte do texto (9 px numa letra de 16 px:
+// 0,5625 em) e escala as fórmulas para casar com ela; aqui não há o que medir e ele supõe
+// 0,5 em. A razão põe as fórmulas no mesmo tamanho de antes (127,3% em vez de 113,1%).
+const EX_DO_TEMA = 9 / 16;
+const ESCALA = EX_DO_TEMA / 0.5;
 AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
 
 // Um elemento do Sphinx com a classe "math" (span no texto, div em destaque).
@@ -60,7 +65,7 @@ function desenhar(rel, html) {
     packages: PACOTES,
     formatError: (jax, erro) => { throw new ErroTeX(`${rel}: erro de TeX (${erro.message}) em «${jax.latex}»`); },
   });
-  const chtml = new CHTML({ fontURL: posix.join(profundidade, fontes), adaptiveCSS: true });
+  const chtml = new CHTML({ fontURL: posix.join(profundidade, fontes), adaptiveCSS: true, scale: ESCALA });
   const corpo = pedacos.map((p, i) => `<div id="livro-m${i}">${p.dentro}</div>`).join("");
   const doc = mathjax.document(`<!DOCTYPE html><html><head></head><body>${corpo}</body></html>`,
     {
