@@ -11,6 +11,8 @@ Gancho build-finished:
 - roda `matematica.mjs` nas páginas com fórmulas; um erro de TeX (comando desconhecido,
   chave sem par) derruba o build, com a página e a fórmula;
 - tira das páginas os <script> do MathJax que o sphinx.ext.mathjax põe.
+Sem o Node ou sem node_modules (uma cópia do livro só para ver as páginas), avisa e deixa as
+páginas como o Sphinx as fez; no `make book` (-W) o aviso vira erro.
 Os widgets não escrevem TeX (a saída deles é HTML pronto); se um dia escreverem, carregam
 o MathJax por conta própria (`_static/mathjax/`, copiado pelo pos_build.py).
 """
@@ -36,6 +38,10 @@ _SCRIPTS_MATHJAX = [
 _TEM_MATH = re.compile(r'class="(?:[^"]*\s)?math(?:\s[^"]*)?"')
 
 
+class FaltaFerramenta(ExtensionError):
+    """Sem o Node ou sem node_modules: as páginas ficam com o MathJax do navegador."""
+
+
 def sem_scripts_mathjax(texto: str) -> str:
     for padrao in _SCRIPTS_MATHJAX:
         texto = padrao.sub("", texto)
@@ -47,10 +53,10 @@ def desenhar(saida: Path) -> dict:
     saida = Path(saida)
     node = shutil.which("node")
     if not node:
-        raise ExtensionError("matematica.py: falta o Node (as fórmulas são desenhadas no build); "
+        raise FaltaFerramenta("matematica.py: falta o Node (as fórmulas são desenhadas no build); "
                              "instale o Node 20 e rode `npm ci` (o `make book` já faz isso).")
     if not FONTES_NPM.is_dir():
-        raise ExtensionError("matematica.py: falta node_modules/mathjax-full: rode `npm ci` "
+        raise FaltaFerramenta("matematica.py: falta node_modules/mathjax-full: rode `npm ci` "
                              "(o `make book` já faz isso).")
     destino = saida / FONTES_SITE
     shutil.copytree(FONTES_NPM, destino, dirs_exist_ok=True)
@@ -79,7 +85,13 @@ def desenhar(saida: Path) -> dict:
 def no_fim(app, exc):
     if exc or app.builder.format != "html":
         return
-    desenhar(Path(app.outdir))
+    try:
+        desenhar(Path(app.outdir))
+    except FaltaFerramenta as e:
+        # como o pos_build.py: uma cópia do livro sem node_modules ainda sai (com o MathJax
+        # no navegador, se ele estiver lá); no `make book` o aviso vira erro (-W)
+        from sphinx.util import logging
+        logging.getLogger(__name__).warning(f"fórmulas não desenhadas no build: {e}")
 
 
 def setup(app):
