@@ -170,11 +170,10 @@
       }
     }
   }
-  // As seções de segundo nível não são desenhadas enquanto estão longe da tela
-  // (content-visibility no livro.css): medir tudo no carregamento obrigaria o navegador a
-  // desenhar a página inteira de uma vez. Mede-se o que está fora delas e cada seção quando
-  // ela chega a duas telas de distância (antes de o leitor, rolando ou com o Tab, chegar
-  // nela). `livroRolagem.tudo()` mede todas já (os testes usam).
+  // Medir tudo no carregamento força o desenho da página inteira de uma vez (numa página
+  // longa, centenas de milissegundos num celular). Mede-se o que está fora das seções de
+  // segundo nível e cada seção quando ela chega a duas telas de distância (antes de o leitor,
+  // rolando ou com o Tab, chegar nela). `livroRolagem.tudo()` mede todas já (os testes usam).
   const SECAO = ".bd-article section > section";
   const medirSecao = (secao) => marcarEm(secao);
   let observador = null;
