@@ -46,7 +46,7 @@
 
   // A frase do primeiro bloco de texto de `raiz` que tem uma das `chaves` (≤ 240 letras).
   function fraseCom(raiz, chaves) {
-    raiz.querySelectorAll(".headerlink, script, style, nav, .lv-diagrama, svg, .toctree-wrapper, .cell_input")
+    raiz.querySelectorAll(".headerlink, script, style, nav, .lv-diagrama, svg, .toctree-wrapper, .cell_input, .passo")
       .forEach((el) => el.remove());
     raiz.querySelectorAll(".math, mjx-container, .MathJax").forEach((el) => el.replaceWith(raiz.ownerDocument.createTextNode("…")));
     const grupos = ["p, li, dt, dd, td, th, figcaption, caption", "h1, h2, h3, h4, .admonition-title"];
