@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check trava-rapida setup lock bench bench-widgets serve limpa chromium pdf poppler
+.PHONY: book test check trava-rapida setup lock bench bench-widgets bench-paginas serve limpa chromium pdf poppler
 
 ## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
 ## e Node (fixado em package-lock.json)
@@ -113,6 +113,11 @@ bench: setup
 ## Widgets: bytes do runtime (cru e gzip), frio × morno, rede lenta, respostas; cada orçamento "dentro" ou "FORA".
 bench-widgets: book chromium
 	node dev/bench_widgets.mjs $(HTML)
+
+## Páginas: peso antes de interagir, Lighthouse (mobile, servido com gzip) e primeiro texto numa
+## rede de celular; cada orçamento "dentro" ou "FORA".
+bench-paginas: book chromium
+	CHROME_PATH=$(CHROMIUM) node dev/bench_paginas.mjs $(HTML)
 
 limpa:
 	rm -rf _build

@@ -53,9 +53,9 @@ def no_config(app, config):
 
 def setup(app):
     # cada peça é um módulo do pacote com setup(app)
-    from . import chave_cache, notebooks, razao_pagina, referencias_ptbr, tema, widgets
+    from . import busca, chave_cache, icones, matematica, notebooks, razao_pagina, referencias_ptbr, tema, widgets
 
     app.connect("config-inited", no_config)
-    for peca in (widgets, notebooks, razao_pagina, tema, referencias_ptbr, chave_cache):
+    for peca in (widgets, notebooks, razao_pagina, tema, busca, icones, matematica, referencias_ptbr, chave_cache):
         peca.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

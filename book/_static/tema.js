@@ -2,7 +2,9 @@
 //
 // 1. Busca (Sphinx 7.4, searchtools.js): os trechos dos resultados saem sem o LaTeX cru
 //    das fórmulas, e acham a palavra mesmo digitada sem acento ("atencao" → "atenção").
-//    O botão de copiar código em português.
+//    O botão de copiar código em português. O trecho de cada resultado é a frase com a
+//    palavra; o placar põe primeiro a página que é sobre ela; o índice só vem quando o
+//    leitor abre a busca.
 // 2. Uma página sem sumário lateral não quebra o script do sphinx-book-theme.
 // 3. Rolagem de lado: equações, tabelas e figuras mais largas que a coluna rolam dentro
 //    de si (livro.css). Quem rola precisa ser alcançável pelo teclado (tabindex="0"),
@@ -24,20 +26,104 @@
       });
       return htmlToText(doc.documentElement.outerHTML, ancora);
     };
+    // O trecho de cada resultado: a frase que tem a palavra (não o começo da página, que é o
+    // mapa dos passos e a caixa "Passo k de 7"). Procura, na ordem da página, o primeiro
+    // parágrafo, item ou célula com a palavra (sem acento) e mostra a frase dele.
     const resumo = Search.makeSearchSummary;
     Search.makeSearchSummary = (html, palavras, ancora) => {
-      const texto = Search.htmlToText(html, ancora);
-      if (texto === "") return null;
-      const base = semAcento(texto.toLowerCase());
-      const pos = [...palavras].map((k) => base.indexOf(semAcento(k.toLowerCase()))).filter((i) => i > -1).slice(-1)[0];
-      if (pos === undefined) return resumo(html, palavras, ancora);
-      const inicio = Math.max(pos - 120, 0);
+      const doc = new DOMParser().parseFromString(html, "text/html");
+      const main = (ancora && doc.querySelector(`[role="main"] ${ancora}`)) || doc.querySelector('[role="main"]');
+      const chaves = [...palavras].map((k) => semAcento(k.toLowerCase())).filter(Boolean);
+      const frase = main && chaves.length && fraseCom(main, chaves);
+      if (!frase) return resumo(html, palavras, ancora);
       const p = document.createElement("p");
       p.classList.add("context");
-      p.textContent = (inicio ? "..." : "") + texto.substr(inicio, 240).trim() + (inicio + 240 < texto.length ? "..." : "");
+      p.textContent = frase;
       return p;
     };
+    prepararPlacar();
   }
+
+  // A frase do primeiro bloco de texto de `raiz` que tem uma das `chaves` (≤ 240 letras).
+  function fraseCom(raiz, chaves) {
+    raiz.querySelectorAll(".headerlink, script, style, nav, .lv-diagrama, svg, .toctree-wrapper, .cell_input, .passo")
+      .forEach((el) => el.remove());
+    raiz.querySelectorAll(".math, mjx-container, .MathJax").forEach((el) => el.replaceWith(raiz.ownerDocument.createTextNode("…")));
+    const grupos = ["p, li, dt, dd, td, th, figcaption, caption", "h1, h2, h3, h4, .admonition-title"];
+    for (const seletor of grupos) {
+      for (const bloco of raiz.querySelectorAll(seletor)) {
+        if (bloco.querySelector("p, li, td")) continue; // o de dentro é mais preciso
+        const texto = bloco.textContent.replace(/\s+/g, " ").trim();
+        const base = semAcento(texto.toLowerCase());
+        const pos = Math.min(...chaves.map((k) => base.indexOf(k)).filter((i) => i > -1));
+        if (!Number.isFinite(pos)) continue;
+        const antes = texto.slice(0, pos).search(/[.!?:;]\s[^.!?:;]*$/);
+        let ini = antes > -1 ? antes + 2 : 0;
+        const depois = texto.slice(pos).search(/[.!?](\s|$)/);
+        let fim = depois > -1 ? pos + depois + 1 : texto.length;
+        if (fim - ini > 240) { ini = Math.max(ini, pos - 100); fim = Math.min(fim, ini + 240); }
+        return (ini > 0 ? "…" : "") + texto.slice(ini, fim).trim() + (fim < texto.length ? " …" : "");
+      }
+    }
+    return null;
+  }
+
+  // O placar (Scorer.score, o gancho do Sphinx): primeiro a página cujo título tem a palavra,
+  // depois a que a entrega (a linha "Entrega" da caixa do passo, ver book/_ext/busca.py),
+  // depois a que tem uma seção com ela no título (quanto mais curto o título, mais perto).
+  function prepararPlacar() {
+    if (typeof Scorer === "undefined") return;
+    const q = new URLSearchParams(location.search).get("q") || "";
+    const chaves = semAcento(q.toLowerCase()).split(/[^\p{L}\p{N}]+/u).filter((k) => k.length > 2);
+    if (!chaves.length) return;
+    let porPagina = null;
+    const tem = (t) => chaves.every((k) => t.includes(k));
+    const original = Scorer.score;
+    Scorer.score = (r) => {
+      const base = original ? original(r) : r[4];
+      const ind = Search._index;
+      if (!ind) return base;
+      if (!porPagina) {
+        porPagina = new Map(ind.docnames.map((d, i) => [d, { titulo: semAcento(String(ind.titles[i]).toLowerCase()), secoes: [] }]));
+        for (const [titulo, onde] of Object.entries(ind.alltitles || {})) {
+          for (const [i] of onde) porPagina.get(ind.docnames[i])?.secoes.push(semAcento(titulo.toLowerCase()));
+        }
+      }
+      const pg = porPagina.get(r[0]);
+      if (!pg) return base;
+      if (tem(pg.titulo)) return base + 100;
+      if (tem((ind.livro_destaques || {})[r[0]] || "")) return base + 60;
+      const secoes = pg.secoes.filter(tem);
+      if (secoes.length) return base + 30 + 10 * Math.max(...secoes.map((s) => q.length / Math.max(s.length, q.length)));
+      return base;
+    };
+  }
+
+  // O índice da busca não vem em toda página (book/_templates/layout.html): quando o leitor
+  // abre a busca, o navegador já pede o índice e os scripts dela, e a página de resultados
+  // os acha no cache.
+  let adiantado = false;
+  function adiantarBusca() {
+    if (adiantado || typeof Search !== "undefined") return;
+    adiantado = true;
+    const raiz = document.documentElement.dataset.content_root || "";
+    for (const arq of ["searchindex.js", "_static/searchtools.js", "_static/language_data.js"]) {
+      const l = document.createElement("link");
+      l.rel = "prefetch";
+      l.as = "script";
+      l.href = raiz + arq;
+      document.head.appendChild(l);
+    }
+  }
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest?.(".search-button__button, .search-button-field, .search-button")) adiantarBusca();
+  }, true);
+  document.addEventListener("keydown", (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "k") adiantarBusca();
+  }, true);
+  document.addEventListener("focusin", (ev) => {
+    if (ev.target.matches?.("input[name=q], input[type=search]")) adiantarBusca();
+  });
 
   // --- 1b. Botão de copiar código (sphinx-copybutton 0.5 não tem português; cai no inglês).
   // O script dele já rodou (sem defer) e deixou `messages`, `locale`, `iconCopy` e
@@ -66,10 +152,9 @@
   // --- 3. Contêineres que rolam de lado --------------------------------------------------
   // Todo elemento do texto que rola de lado (overflow-x auto/scroll) e tem o que rolar ganha
   // a classe rola-de-lado (a borda esmaecida do livro.css) e, se preciso, tabindex="0".
-  function marcar() {
-    const artigo = document.querySelector(".bd-article");
-    if (!artigo) return;
-    for (const el of artigo.querySelectorAll("*")) {
+  function marcarEm(raiz, soFora = null) {
+    for (const el of raiz.querySelectorAll("*")) {
+      if (soFora && el.closest(soFora)) continue;
       const tag = el.tagName;
       if (tag.startsWith("MJX-") && !(tag === "MJX-CONTAINER" && el.getAttribute("display") === "true")) continue;
       if (el instanceof SVGElement) continue;
@@ -85,13 +170,42 @@
       }
     }
   }
+  // Medir tudo no carregamento força o desenho da página inteira de uma vez (numa página
+  // longa, centenas de milissegundos num celular). Mede-se o que está fora das seções de
+  // segundo nível e cada seção quando ela chega a duas telas de distância (antes de o leitor,
+  // rolando ou com o Tab, chegar nela). `livroRolagem.tudo()` mede todas já (os testes usam).
+  const SECAO = ".bd-article section > section";
+  const medirSecao = (secao) => marcarEm(secao);
+  let observador = null;
+  function marcar() {
+    const artigo = document.querySelector(".bd-article");
+    if (!artigo) return;
+    marcarEm(artigo, SECAO);
+    const secoes = [...artigo.querySelectorAll(SECAO)].filter((s) => !s.parentElement.closest(SECAO));
+    observador?.disconnect();
+    if (!("IntersectionObserver" in globalThis)) { secoes.forEach(medirSecao); return; }
+    observador = new IntersectionObserver((entradas) => {
+      for (const e of entradas) {
+        if (!e.isIntersecting) continue;
+        observador.unobserve(e.target);
+        medirSecao(e.target);
+      }
+    }, { rootMargin: "200% 0px" });
+    secoes.forEach((s) => observador.observe(s));
+  }
+  globalThis.livroRolagem = {
+    tudo: async () => {
+      for (const s of document.querySelectorAll(SECAO)) {
+        if (!s.parentElement.closest(SECAO)) { observador?.unobserve(s); medirSecao(s); }
+      }
+    },
+  };
   let espera = null;
   const depois = () => { clearTimeout(espera); espera = setTimeout(marcar, 250); };
   const comecar = () => {
     marcar();
     window.addEventListener("resize", depois);
-    // o MathJax desenha as fórmulas depois do carregamento; os widgets reescrevem a saída
-    window.MathJax?.startup?.promise?.then(marcar);
+    // os widgets reescrevem a saída
     const artigo = document.querySelector(".bd-article");
     if (artigo) new MutationObserver(depois).observe(artigo, { childList: true, subtree: true });
   };

@@ -99,6 +99,8 @@ async function abrir(ctx, rel) {
   await pg.goto(servidor.url + rel, { waitUntil: "load" });
   await pg.evaluate(async () => {
     if (window.MathJax?.startup?.promise) await window.MathJax.startup.promise;
+    // tema.js mede o que rola de lado seção por seção, perto da tela: aqui, todas já
+    if (window.livroRolagem?.tudo) await window.livroRolagem.tudo();
     await Promise.all([...document.images].map((i) => i.complete ? null : new Promise((ok) => { i.onload = i.onerror = ok; })));
   });
   return { pg, erros };

@@ -1,0 +1,115 @@
+"""Páginas leves: fórmulas desenhadas no build, ícones de um subconjunto, busca sob demanda.
+
+Os que usam `build` leem o site de um `make book`; os outros rodam as peças sozinhas.
+"""
+import re
+import shutil
+
+import pytest
+from sphinx.errors import ExtensionError
+
+from livro_ext import busca
+from livro_ext import icones
+from livro_ext import matematica
+
+PAGINA = """<!DOCTYPE html><html><head><title>t</title></head><body>
+<p>Texto com <span class="math notranslate nohighlight">\\(x_5 + 1\\)</span>.</p>
+<div class="math notranslate nohighlight">\\[{TEX}\\]</div>
+</body></html>"""
+
+
+def _site(tmp_path, tex):
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "p.html").write_text(PAGINA.replace("{TEX}", tex), encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
+def test_formulas_desenhadas_no_build(tmp_path):
+    site = _site(tmp_path, r"\frac{a}{b} = \sqrt{\sigma^2 + \epsilon}")
+    r = matematica.desenhar(site)
+    assert r["formulas"] == 2
+    html = (site / "book" / "p.html").read_text(encoding="utf-8")
+    assert html.count("<mjx-container") == 2
+    assert "\\(" not in html and "\\[" not in html
+    assert "mjx-assistive-mml" in html  # a MathML para leitores de tela
+    assert 'id="MJX-CHTML-styles"' in html
+    assert "../_static/matematica/woff-v2/MathJax_Main-Regular.woff" in html
+    assert (site / "_static" / "matematica" / "woff-v2" / "MathJax_Main-Regular.woff").exists()
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
+@pytest.mark.parametrize("tex", [r"\naoexiste{x}", r"\frac{a}{b", r"x^{2"])
+def test_erro_de_tex_derruba_o_build(tmp_path, tex):
+    site = _site(tmp_path, tex)
+    with pytest.raises(ExtensionError, match="erro de TeX|sem desenhar"):
+        matematica.desenhar(site)
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
+def test_tex_fora_de_um_elemento_math_derruba_o_build(tmp_path):
+    site = _site(tmp_path, "x")
+    p = site / "book" / "p.html"
+    p.write_text(p.read_text(encoding="utf-8").replace("</body>", "<p>solto $$y$$</p></body>"), encoding="utf-8")
+    with pytest.raises(ExtensionError, match="TeX fora"):
+        matematica.desenhar(site)
+
+
+def test_scripts_do_mathjax_saem():
+    html = ('<script>window.MathJax = {"options": {}}</script>\n'
+            '    <script defer="defer" src="../_static/mathjax/tex-chtml.js"></script>\n<p>x</p>')
+    assert matematica.sem_scripts_mathjax(html).strip() == "<p>x</p>"
+
+
+def test_destaque_da_caixa_do_passo():
+    html = ('<div class="passo admonition"><p class="admonition-title">Passo 4 de 7</p><ul><li><p>'
+            '<strong>Recebe:</strong> Q</p></li><li><p><strong>Entrega:</strong> '
+            '<span class="math notranslate nohighlight">\\(a\\)</span>, a saída da Atenção</p></li></ul></div>')
+    assert busca.destaque(html) == ", a saida da atencao"
+
+
+# ---------------------------------------------------------------------------
+# No site construído.
+
+def _paginas(build):
+    return sorted(p for p in (build / "html").rglob("*.html") if not p.relative_to(build / "html").as_posix().startswith("_"))
+
+
+def test_site_sem_mathjax_nem_font_awesome_nem_indice_nas_paginas(build):
+    problemas = []
+    for p in _paginas(build):
+        html = p.read_text(encoding="utf-8")
+        rel = p.relative_to(build / "html").as_posix()
+        if re.search(r"mathjax/tex-[a-z-]+\.js|window\.MathJax", html):
+            problemas.append(f"{rel}: carrega o MathJax")
+        if "scripts/fontawesome.js" in html:
+            problemas.append(f"{rel}: carrega o fontawesome.js")
+        if rel != "search.html" and "searchindex.js\"></script>" in html:
+            problemas.append(f"{rel}: carrega o searchindex.js")
+        if re.search(r'class="(?:[^"]*\s)?math(?:\s[^"]*)?">\s*\\[(\[]', html):
+            problemas.append(f"{rel}: fórmula sem desenhar")
+        if re.search(r"<mjx-merror|data-mjx-error", html):
+            problemas.append(f"{rel}: fórmula com erro")
+    assert problemas == []
+    bloco = (build / "html" / "book" / "bloco.html").read_text(encoding="utf-8")
+    assert bloco.count("<mjx-container") > 50
+
+
+def test_icones_todos_no_subconjunto(build):
+    from fontTools.ttLib import TTFont
+    static = build / "html" / "_static"
+    css = (static / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf-8")
+    assert "fa-solid-900.woff2" not in css and f"fa-solid-900{icones.SUFIXO}" in css
+    mapa = icones.codigos_css(css)
+    cmaps = set()
+    for nome in icones.FONTES:
+        cmaps |= set(TTFont(static / "vendor" / "fontawesome" / "webfonts" / f"{nome}{icones.SUFIXO}").getBestCmap())
+    usados = set()
+    for p in _paginas(build):
+        for cls in re.findall(r'class="([^"]*\bfa[^"]*)"', p.read_text(encoding="utf-8")):
+            usados.update(re.findall(r"\bfa-([a-z0-9-]+)", cls))
+    icones_usados = {n for n in usados if n in mapa}
+    assert {"github", "magnifying-glass", "expand", "download", "sun", "moon"} <= icones_usados
+    faltam = sorted(n for n in icones_usados if mapa[n] not in cmaps)
+    assert faltam == []
+    assert icones.codigos_variaveis(css) <= cmaps  # avisos, trilha, links externos
