@@ -43,11 +43,12 @@ chromium:
 	else echo "Falta o Chromium: instale o pacote 'chromium' ou aponte CHROMIUM=/caminho/do/chromium."; exit 1; fi
 
 # pdftotext e pdftoppm (pacote poppler-utils do Debian), para o PDF e os testes dele; como o Chromium.
+# E uma fonte com os caracteres chineses (a página dos tokens mostra 猫): sem ela, o PDF teria um quadrado.
 poppler:
-	@if command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq poppler-utils; \
-	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq poppler-utils; \
-	else echo "Falta o pdftotext: instale o pacote 'poppler-utils'."; exit 1; fi
+	@if command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq poppler-utils fonts-wqy-microhei; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq poppler-utils fonts-wqy-microhei; \
+	else echo "Falta o pdftotext ou uma fonte chinesa: instale os pacotes 'poppler-utils' e 'fonts-wqy-microhei'."; exit 1; fi
 
 ## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e os doctests
 ## do formatador. A trava rápida é outro alvo (make trava-rapida); o make test a roda também

@@ -106,11 +106,15 @@ def desenhos(valor: str) -> list[list[str]]:
 
 
 def _achou(trecho: str, texto: str, sem_espaco: str) -> bool:
-    """O trecho está no texto, sem pegar pedaço de outro número ('12' não vale dentro de '124')."""
+    """O trecho está no texto, sem pegar pedaço de outro número ('12' não vale dentro de '124').
+
+    Também vale o texto com "406, 4" lido como "406,4": numa fórmula desenhada no build, o
+    pdftotext às vezes põe um espaço depois da vírgula decimal."""
     alvo = normaliza(trecho)
     if not alvo:
         return True
-    for onde, quem in ((texto, alvo), (sem_espaco, re.sub(r"\s", "", alvo))):
+    colado = re.sub(r"(\d),\s(\d)", r"\1,\2", texto)
+    for onde, quem in ((texto, alvo), (sem_espaco, re.sub(r"\s", "", alvo)), (colado, alvo)):
         padrao = re.escape(quem)
         if quem[:1].isdigit() or quem[:1] == "−":
             padrao = r"(?<![\d,.])" + padrao
@@ -178,8 +182,17 @@ def texto_dos_capitulos(pdf: Path, info_pdf: Path) -> dict[str, str]:
     for cap in caps:
         i = cap["i"]
         fim = inicio.get(i + 1, len(folhas) + 1)
-        saida[cap["doc"]] = "\n".join(folhas[inicio[i] - 1:fim - 1])
+        saida[cap["doc"]] = "\n".join(_sem_rodape(f) for f in folhas[inicio[i] - 1:fim - 1])
     return saida
+
+
+def _sem_rodape(folha: str) -> str:
+    """A folha sem o número de página do rodapé (a última linha com texto, só dígitos): uma
+    frase que continua na folha seguinte não pode ganhar um número no meio."""
+    linhas = folha.rstrip().split("\n")
+    if linhas and re.fullmatch(r"\s*\d+\s*", linhas[-1]):
+        linhas.pop()
+    return "\n".join(linhas)
 
 
 def confere_margens(pdf: Path, folga=1.0) -> tuple[int, list[str]]:
