@@ -178,8 +178,9 @@ def test_notebook_da_os_mesmos_numeros_do_livro(caminho, execucoes):
 COLAB_TRAZ = {"IPython", "PIL", "huggingface_hub", "jinja2", "matplotlib", "numpy", "pandas",
               "requests", "safetensors", "scipy", "sympy", "tokenizers", "torch", "tqdm",
               "transformers", "yaml"}
-# importados só dentro de `try: ... except ImportError` (paginas.py cola sem o myst-nb)
-OPCIONAIS = {"myst_nb"}
+# importados só dentro de `try: ... except ImportError` (paginas.py cola sem o myst-nb; o SVG das
+# figuras, que só o build usa, vem do matplotlib_inline)
+OPCIONAIS = {"myst_nb", "matplotlib_inline"}
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", re.M)
 _FIND_SPEC = re.compile(r"""find_spec\(\s*['"]([A-Za-z_]\w*)""")
 

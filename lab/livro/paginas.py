@@ -27,7 +27,22 @@ def cola(chave, valor):
         from myst_nb import glue
     except ImportError:
         return
+    if type(valor).__name__ == "Figure":
+        _figura_tambem_vetorial()
     glue(chave, valor, display=False)
+
+
+def _figura_tambem_vetorial():
+    """Uma figura sai em PNG e em SVG: o site mostra o PNG (leve), o PDF o SVG (vetorial, nítido
+    no papel). Quem escolhe é o myst-nb, pelo construtor (nb_mime_priority_overrides no
+    _config.yml)."""
+    try:
+        import matplotlib
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:
+        return
+    matplotlib.rcParams["svg.hashsalt"] = "livro"     # ids do SVG iguais a cada build
+    set_matplotlib_formats("png", "svg", metadata={"Date": None})
 
 AZUL = "#1f77b4"
 CINZA = "#b0b0b0"
