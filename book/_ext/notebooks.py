@@ -128,22 +128,7 @@ def modulos_externos(codigos: list[str]) -> set:
 
     nomes = set()
     for codigo in codigos:
-        linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
-        try:
-            arvore = ast.parse("\n".join(linhas))
-        except SyntaxError:
-            continue
-        opcionais = _sob_try_importerror(arvore)
-        for no in ast.walk(arvore):
-            if id(no) in opcionais:
-                continue
-            if isinstance(no, ast.Import):
-                nomes |= {a.name.split(".")[0] for a in no.names}
-            elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
-                nomes.add(no.module.split(".")[0])
-            elif (isinstance(no, ast.Call) and getattr(no.func, "attr", "") == "find_spec"
-                  and no.args and isinstance(no.args[0], ast.Constant) and isinstance(no.args[0].value, str)):
-                nomes.add(no.args[0].value.split(".")[0])
+        nomes |= _importa(codigo)
     return {n for n in nomes if n not in sys.stdlib_module_names and n != navegador.NOME
             and n not in OPCIONAIS and n != "__future__"}
 
