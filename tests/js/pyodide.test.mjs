@@ -44,9 +44,15 @@ async function pyodideCom(opcoes) {
     lockFileURL: join(roda, "pyodide-lock.json"), packageBaseUrl: roda + "/", ...opcoes });
   // como o worker: a roda do livro, do lock que o pyodide-build escreveu
   await p.loadPackage(MANIFESTO.pacote, { messageCallback: () => {}, errorCallback: () => {} });
-  const site = p.runPython(SITE);
-  p.FS.writeFile(`${site}/casos.py`, readFileSync(CASOS, "utf8"));
-  p.runPython(`import sys; sys.path_importer_cache.pop(${JSON.stringify(site)}, None)`);
+  // casos.py (os pedidos dos testes) entra como módulo carregado do arquivo, sem mexer em caminhos
+  p.FS.writeFile("/tmp/casos.py", readFileSync(CASOS, "utf8"));
+  p.runPython([
+    "import importlib.util, sys",
+    "spec = importlib.util.spec_from_file_location('casos', '/tmp/casos.py')",
+    "casos = importlib.util.module_from_spec(spec)",
+    "sys.modules['casos'] = casos",
+    "spec.loader.exec_module(casos)",
+  ].join("\n"));
   return p;
 }
 

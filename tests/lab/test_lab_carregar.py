@@ -71,8 +71,7 @@ def test_arquivos_bpe_sao_os_do_gpt2():
 
 
 FRASES = ["Data visualization empowers users to", "O gato subiu no telhado.",
-          "O cachorro está dormindo ao lado da porta.", "  dois  espaços, números 1234 e çãõ!",
-          "Once upon a time, there was a"]
+          "O cachorro está dormindo ao lado da porta.", "  dois  espaços, números 1234 e çãõ!"]
 
 
 def test_bpe_leve_da_pagina_igual_ao_transformers(minusculo):
@@ -81,7 +80,7 @@ def test_bpe_leve_da_pagina_igual_ao_transformers(minusculo):
 
     _, tok = minusculo
     tk = gpt2_contas.bpe_gpt2()
-    for f in FRASES:
+    for f in FRASES + list(gpt2_contas.PROMPTS_CONFIANCA.values()):
         assert tk.encode(f).ids == tok.encode(f), f
         assert gpt2_contas.pedacos(tk, f) == [tok.decode([i]) for i in tok.encode(f)]
 
@@ -137,3 +136,14 @@ def test_lab_nao_tem_pesos_nem_caches_soltos():
     grandes = [os.path.join(d, n) for d, _, nomes in os.walk(LAB) for n in nomes
                if os.path.getsize(os.path.join(d, n)) > 2_000_000]
     assert not grandes
+
+
+def test_prompt_do_curso_vem_da_frase_que_o_curso_imprime():
+    from livro.gpt2 import contas as gpt2_contas
+
+    prompt = gpt2_contas.PROMPTS_CONFIANCA["era_uma_vez"]
+    assert prompt.endswith(", there was a") and not prompt.endswith(" ")
+    import pytest
+
+    with pytest.raises(ValueError, match="continuação"):
+        gpt2_contas.prompt_do_curso("s8.presidente_top_p")    # valor 1: não está na frase

@@ -29,9 +29,22 @@ TEXTO_LONGO = (
 FRASES_THE = ("The cat was hungry, so it climbed onto the",
               "She had no cash, so she walked to the")
 
+def prompt_do_curso(chave):
+    """O prompt que o curso mediu, tirado da frase que o curso imprime (valores_curso.json): tudo o
+    que vem antes da continuação que o modelo escolheu."""
+    from livro.dados import valores_curso
+
+    v = valores_curso()[chave]
+    prompt, achou, _ = v["frase"].partition(v["valor"]) if isinstance(v["valor"], str) else ("", "", "")
+    if not achou:
+        raise ValueError(f"a frase de {chave} não traz a continuação {v['valor']!r}")
+    return prompt
+
+
 PROMPTS_CONFIANCA = {  # um prompt em que o modelo tem certeza e um em que não tem
+    # o curso só mostra o fim deste ("…44th President of the United"): o começo é do livro
     "presidente": "Barack Obama was the 44th President of the United",
-    "era_uma_vez": "Once upon a time, there was a",
+    "era_uma_vez": prompt_do_curso("s8.era_uma_vez"),
 }
 
 
