@@ -212,10 +212,6 @@ def _compute(c, acao, inst):
     C, N = 10 ** logC, 10 ** logN
     D = C / (arq.FLOPS_TREINO * N)
 
-    def qtd(x):
-        """Como nos nomes dos modelos (1,7T); acima de 1.000T, na forma científica (1,7 · 10¹⁷)."""
-        return abreviado(x) if abs(x) < 1e15 else cientifico(x)
-
     L_N = arq.perda(N, D, aj)
     ot = arq.otimo_chinchilla(C, aj)
     lo, hi = math.log10(ot["N"]) - 2, math.log10(ot["N"]) + 2
