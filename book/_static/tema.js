@@ -153,13 +153,20 @@
   // Todo elemento do texto que rola de lado (overflow-x auto/scroll) e tem o que rolar ganha
   // a classe rola-de-lado (a borda esmaecida do livro.css) e, se preciso, tabindex="0".
   function marcarEm(raiz, soFora = null) {
+    // Primeiro só lê (um cálculo de layout para todos), depois escreve: ler a largura de um
+    // elemento logo depois de trocar a classe de outro refaria o layout da página a cada um.
+    const medidas = [];
     for (const el of raiz.querySelectorAll("*")) {
-      if (soFora && el.closest(soFora)) continue;
       const tag = el.tagName;
       if (tag.startsWith("MJX-") && !(tag === "MJX-CONTAINER" && el.getAttribute("display") === "true")) continue;
       if (el instanceof SVGElement) continue;
+      if (soFora && el.closest(soFora)) continue;
       const ox = getComputedStyle(el).overflowX;
-      const rola = (ox === "auto" || ox === "scroll") && el.scrollWidth > el.clientWidth + 1;
+      const pode = ox === "auto" || ox === "scroll";
+      if (pode) medidas.push([el, el.scrollWidth > el.clientWidth + 1]);
+      else if (el.dataset.livroTab || el.classList.contains("rola-de-lado")) medidas.push([el, false]);
+    }
+    for (const [el, rola] of medidas) {
       el.classList.toggle("rola-de-lado", rola);
       if (rola && !el.hasAttribute("tabindex")) {
         el.tabIndex = 0;
