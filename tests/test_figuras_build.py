@@ -2,14 +2,14 @@
 
 Lê o HTML de um `make book` já feito: cada <img> de uma página que aponta para _images/ (as
 figuras que as células de código desenham; o myst-nb as grava em PNG a 100 pontos por
-polegada, bbox justo) tem no máximo 350 px de largura natural. A coluna de texto tem 358 px
+polegada, bbox justo) tem no máximo 342 px de largura natural. A coluna de texto tem 358 px
 numa tela de 390 px; mais largo que isso, o CSS encolhe a figura e os rótulos ficam miúdos.
 """
 import struct
 from html.parser import HTMLParser
 from pathlib import Path
 
-COLUNA = 350  # px: a coluna de 358 px, com folga (como tests/test_figuras_largura.py)
+COLUNA = 342  # px: a coluna de 358 px menos os 8 px de cada lado que o modo escuro põe em volta da figura
 PULA = {"_static", "_sources", "_notebooks", "_images"}
 
 

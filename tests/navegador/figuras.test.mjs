@@ -23,8 +23,10 @@ const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const FOTOS = process.env.LIVRO_FOTOS || "";
 const PAGINAS = ["index", "tokens", "embeddings", "qkv", "mascaras", "bloco", "saida", "proximo_token",
   "por_que_bloco", "desde_2017", "escala", "laboratorio", "glossario"];
-// As páginas cujas figuras saem todas de lab/paginas.py (desenhadas para caber sem encolher).
-const SEM_ENCOLHER = new Set(["embeddings", "qkv", "mascaras", "saida", "proximo_token"]);
+// As páginas cujas figuras foram desenhadas para caber sem encolher (lab/paginas.py ou a largura
+// livro.paginas.LARGURA_CELULAR na própria página).
+const SEM_ENCOLHER = new Set(["tokens", "embeddings", "qkv", "mascaras", "saida", "proximo_token",
+  "por_que_bloco", "desde_2017", "escala"]);
 
 let navegador, servidor;
 
