@@ -75,6 +75,24 @@ def opcoes_do_tema(app, config):
     config.html_context = {"default_mode": "auto", **(config.html_context or {})}
 
 
+# Scripts do tema e das extensões que esperam o DOM (DOMContentLoaded ou `_ready`) e por isso
+# podem sair com defer: na ordem de antes, mas sem parar a leitura do HTML nem o primeiro
+# desenho. O documentation_options.js fica como está: os <script> embutidos da página o usam.
+ADIAVEIS = {"doctools.js", "sphinx_highlight.js", "clipboard.min.js", "copybutton.js",
+            "sphinx-book-theme.js", "togglebutton.js", "translations.js", "design-tabs.js"}
+
+
+def _adiado(js):
+    """O mesmo <script>, com defer, se ele é um dos ADIAVEIS e ainda não é async/defer."""
+    from sphinx.builders.html._assets import _JavaScript
+
+    nome = str(getattr(js, "filename", "") or "").split("?")[0].rsplit("/", 1)[-1]
+    attrs = dict(getattr(js, "attributes", None) or {})
+    if nome not in ADIAVEIS or "async" in attrs or "defer" in attrs or attrs.get("body"):
+        return js
+    return _JavaScript(js.filename, priority=js.priority, **attrs, defer="defer")
+
+
 def ajustar_pagina(app, pagename, templatename, context, doctree):
     vistos, unicos = set(), []
     for js in context.get("script_files", []):
@@ -85,7 +103,8 @@ def ajustar_pagina(app, pagename, templatename, context, doctree):
             continue
         vistos.add(chave)
         unicos.append(js)
-    context["script_files"][:] = unicos
+    # (na página da busca, o searchtools.js usa o doctools.js logo ao carregar: lá, nada muda)
+    context["script_files"][:] = unicos if pagename == "search" else [_adiado(js) for js in unicos]
     # A lista de referências do docutils é role="list" com itens role="doc-biblioentry",
     # papel que o ARIA 1.2 aposentou: o axe acusa lista sem itens (aria-required-children).
     if "body" in context and 'role="doc-biblioentry"' in context["body"]:

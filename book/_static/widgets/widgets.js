@@ -9,8 +9,8 @@
 // página não roda módulos, mas roda este aviso.
 //
 // Quando carregar: ao aparecer na tela (ou no primeiro uso); se o runtime já está no
-// cache do navegador (o leitor já viu outra página com widget), logo que a página fica
-// ociosa, porque aí não custa rede. A carga mostra o progresso e só desiste quando a
+// cache do navegador (o leitor já viu outra página com widget), logo ao abrir a página,
+// porque aí não custa rede. A carga mostra o progresso e só desiste quando a
 // rede para (nenhum byte em `paradoMs`) ou quando o Python, já baixado, não inicia
 // em `limiteMs`.
 //
@@ -203,6 +203,16 @@ function iniciar() {
     widgets: [...new Set(widgets.map((w) => w.dataset.widget))] });
 }
 
+// O que o observador vê: o widget, ou a seção mais de fora que não é desenhada enquanto está
+// longe da tela (content-visibility, no livro.css). Dentro dela, o widget nunca "aparece".
+function alvo(w) {
+  let a = w;
+  for (let p = w.parentElement; p; p = p.parentElement) {
+    if (getComputedStyle(p).contentVisibility === "auto") a = p;
+  }
+  return a;
+}
+
 function preparar(w) {
   const form = w.querySelector("form");
   w._form = form;
@@ -246,15 +256,12 @@ if (location.protocol === "file:") {
         iniciar();
       }
     }, { rootMargin: CFG.margem });
-    widgets.forEach((w) => obs.observe(w));
+    widgets.forEach((w) => obs.observe(alvo(w)));
   }
-  // Runtime já guardado por outra página: começa assim que a página sossega (sem custo de rede).
+  // Runtime já guardado por outra página: começa já, enquanto a página ainda se desenha. Não
+  // custa rede, e o Python inicia no worker, fora da thread da página.
   if (CFG.modo === "visivel" && CFG.ocioso && globalThis.caches) {
-    caches.has("livro-runtime").then((tem) => {
-      if (!tem) return;
-      const cedo = globalThis.requestIdleCallback || ((f) => setTimeout(f, 200));
-      cedo(() => iniciar(), { timeout: 1000 });
-    }).catch(() => {});
+    caches.has("livro-runtime").then((tem) => { if (tem) iniciar(); }).catch(() => {});
   }
 }
 })();
