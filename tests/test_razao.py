@@ -394,6 +394,49 @@ def test_varredor_acha_nomes_montados():
     assert razao_pagina.onde_calcula(fontes, "rope_2_0") == (None, "")
 
 
+def _pedacos_fixos(padrao: str) -> list[str]:
+    """Os pedaços escritos no código de um padrão de chave ("rope_(?:0|1)_.+?" -> ["rope_", "_"])."""
+    return [re.sub(r"\\(.)", r"\1", p) for p in re.split(r"\(\?:[^)]*\)|\.\+\?", padrao) if p]
+
+
+def test_cada_chave_colada_aponta_a_linha_que_a_cola():
+    """A página de números mostra, para cada chave colada do lock, `página.md:linha` e o código;
+    quem acha a linha é a leitura do código (razao_codigo.py, sem executar), a única fonte dela.
+    A linha apontada tem mesmo a chamada que cola: `cola(`, `glue(` ou uma função da página que
+    cola por dentro; e o comando mostrado tem cada pedaço fixo do nome da chave ("x5" em
+    cola("x5", ...); "rope_" e "_" em cola(f"rope_{i}_{j}", ...))."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    from livro_ext import razao_codigo
+
+    erradas, total = [], 0
+    for pagina, itens in razao.ler_lock().items():
+        md = RAIZ / (pagina + ".md")
+        texto = md.read_text(encoding="utf-8")
+        linhas = texto.splitlines()
+        fontes = razao_pagina.codigo_das_chaves(md)
+        v = razao_codigo.Varredor()
+        for cell in read_myst_markdown_notebook(texto).cells:
+            if cell.cell_type == "code":
+                v.celula(cell.source)
+        chama = re.compile(r"\b(?:%s)\s*\(" % "|".join(razao_codigo.FUNCOES_COLA + tuple(v.funcoes)))
+        for chave in itens:
+            if chave.startswith(("celula:", "widget:")):
+                continue
+            total += 1
+            linha, codigo = razao_pagina.onde_calcula(fontes, chave)
+            if linha is None:
+                erradas.append(f"{pagina} · {chave}: nenhuma linha")
+                continue
+            padroes = [p for p, lin, _ in fontes["__glue__"] if lin == linha and re.fullmatch(p, chave)]
+            faltam = [x for x in _pedacos_fixos(padroes[0]) if x not in codigo] if padroes else ["?"]
+            if not chama.search(linhas[linha - 1]) or faltam:
+                erradas.append(f"{pagina}.md:{linha} · {chave}: {linhas[linha - 1].strip()[:80]!r}"
+                               + (f" (sem {faltam})" if faltam else " (não cola)"))
+    assert total > 900
+    assert not erradas, f"{len(erradas)} de {total}:\n" + "\n".join(erradas[:30])
+
+
 def test_padrao_mais_especifico_ganha():
     fontes = {"__glue__": [(".+?", 1, "a"), ("id_.+?", 2, "b"), ("id_(?:x|y)", 3, "c"), ("id_x", 4, "d")]}
     assert razao_pagina.onde_calcula(fontes, "id_x") == (4, "d")
