@@ -133,15 +133,8 @@ def _executa_pagina(md: Path) -> dict:
     try:
         from livro.widgets import api as widgets_api
 
-        html = []
-        vistos = {}
-        for ln in texto.splitlines():
-            m = razao_codigo.WIDGET_MD.match(ln)
-            if m:
-                nome = m.group(2)
-                vistos[nome] = vistos.get(nome, 0) + 1
-                inst = f"widget-{nome}" + (f"-{vistos[nome]}" if vistos[nome] > 1 else "")
-                html.append(widgets_api.widget_html(nome, inst))
+        html = [widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vez))
+                for _, nome, vez, _ in razao_codigo.widgets_no_fonte(texto)]
         widgets = razao.widgets_no_html("".join(html))
     except Exception:
         erro = erro or "widgets: " + traceback.format_exc(limit=2).strip().splitlines()[-1]

@@ -157,15 +157,18 @@ def widgets_no_html(h: str) -> dict:
     p = _TextoVisivel(CLASSE_WIDGET)
     p.feed(h)
     p.close()
-    itens = {}
+    itens, vistos = {}, {}
     for n, (attrs, pedacos) in enumerate(p.pecas, 1):
         nome = attrs.get("data-widget") or attrs.get("id") or str(n)
-        chave, k = f"widget:{nome}", 1
-        while chave in itens:
-            k += 1
-            chave = f"widget:{nome}-{k}"
-        itens[chave] = _linhas_visiveis(pedacos)
+        vistos[nome] = vistos.get(nome, 0) + 1
+        itens[chave_do_widget(nome, vistos[nome])] = _linhas_visiveis(pedacos)
     return itens
+
+
+def chave_do_widget(nome: str, vez: int = 1) -> str:
+    """A chave de um widget na razão: `widget:NOME`, e `widget:NOME-2` para o 2º com o mesmo nome
+    na página (o mesmo sufixo do id, livro.widgets.api.id_do_widget)."""
+    return f"widget:{nome}" + (f"-{vez}" if vez > 1 else "")
 
 
 def _latex(s: str) -> str:
