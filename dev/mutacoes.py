@@ -246,7 +246,7 @@ _WIDGETS_DA_TRAVA = """
 import json, sys
 from pathlib import Path
 raiz = Path(sys.argv[1])
-from livro_ext import razao, razao_codigo, rapido   # o livro vem da cópia (PYTHONPATH)
+from livro_ext import razao, razao_codigo, razao_texto, rapido   # o livro vem da cópia (PYTHONPATH)
 from livro.widgets import api as widgets_api
 lock = razao.ler_lock(raiz / "book" / "numeros.lock.json")
 difs = []
@@ -258,7 +258,7 @@ for md in rapido.paginas(raiz):
             html.append(widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vez)))
         except Exception as e:
             difs.append(f"! {pagina} · widget:{nome}: {type(e).__name__}: {e}")
-    novos = razao.widgets_no_html("".join(html))
+    novos = razao_texto.widgets_no_html("".join(html))
     velhos = {k: v for k, v in lock.get(pagina, {}).items() if k.startswith("widget:")}
     for k in sorted(set(novos) | set(velhos)):
         if novos.get(k) != velhos.get(k):

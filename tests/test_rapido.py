@@ -20,7 +20,7 @@ def rapida():
 
 
 def test_razao_rapida_igual_a_do_build(build, rapida):
-    nova, problemas = rapido.razao_rapida(rapida)
+    nova, problemas = razao.coletar_resultados(rapida)
     assert problemas == []
     do_build = razao.coletar(build)
     linhas = razao.diferencas(do_build, nova)

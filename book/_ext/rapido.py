@@ -102,7 +102,8 @@ def _erro_da_execucao(nb, meta: dict) -> str:
 
 
 def _executa_pagina(md: Path) -> dict:
-    """Roda uma página -> {"nb": notebook com saídas, "glue": {...}, "widgets": {...}, "erro", "usa"}.
+    """Roda uma página -> {"nb": notebook com saídas, "glue": {...}, "html_widgets", "erro", "usa"}
+    (o que o build deixa: o texto de cada valor sai depois, em razao.coletar_resultados).
     Roda num processo de trabalho; o kernel herda o ambiente dele (threads, MPLBACKEND, o brinquedo)."""
     import traceback
 
@@ -129,17 +130,16 @@ def _executa_pagina(md: Path) -> dict:
         erro = f"o torch usou {info['fios_torch']} threads, não {fios}"
     if not erro and registro.avisos:
         erro = "aviso do myst-nb: " + "; ".join(registro.avisos)
-    widgets = {}
-    try:
+    html = ""
+    try:            # os widgets, como a diretiva os põe na página
         from livro.widgets import api as widgets_api
 
-        html = [widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vez))
-                for _, nome, vez, _ in razao_codigo.widgets_no_fonte(texto)]
-        widgets = razao.widgets_no_html("".join(html))
+        html = "".join(widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vez))
+                       for _, nome, vez, _ in razao_codigo.widgets_no_fonte(texto))
     except Exception:
         erro = erro or "widgets: " + traceback.format_exc(limit=2).strip().splitlines()[-1]
     return {"nb": json.loads(json.dumps(nb, default=str)), "glue": json.loads(json.dumps(glue, default=str)),
-            "widgets": widgets, "erro": erro, "usa": info.get("usa", [])}
+            "html_widgets": html, "erro": erro, "usa": info.get("usa", [])}
 
 
 _STDERR = None     # o arquivo para onde vai o stderr deste processo de trabalho (e dos kernels)
@@ -242,27 +242,9 @@ def executar(mds, brinquedo=None, trabalhadores=None, fios=None) -> dict:
     return dict(sorted(res.items()))
 
 
-def razao_rapida(resultados: dict) -> tuple[dict, list]:
-    """Resultados das páginas -> (razão {página: {chave: valor}}, [problemas])."""
-    r, problemas = {}, []
-    for pagina, res in resultados.items():
-        if res.get("erro"):
-            problemas.append(f"{pagina}: a página não rodou: {res['erro']}")
-        itens = {}
-        if "nb" in res:
-            itens, _, probs = razao.itens_do_notebook(res["nb"], res.get("glue", {}))
-            problemas += [f"{pagina} · {p}" for p in probs]
-        for chave, v in res.get("widgets", {}).items():
-            problemas += [f"{pagina} · {p}" for p in razao._problemas_de_residuo(chave, v)]
-        itens.update(res.get("widgets", {}))
-        if itens:
-            r[pagina] = dict(sorted(itens.items()))
-    return r, problemas
-
-
 def comparar(resultados: dict, lock: Path = razao.LOCK) -> list[str]:
     """Linhas de diferença contra o lock (só as páginas rodadas) e problemas (!)."""
-    nova, problemas = razao_rapida(resultados)
+    nova, problemas = razao.coletar_resultados(resultados)
     linhas = razao.diferencas(razao.ler_lock(lock), nova, set(resultados))
     return ["! " + p for p in problemas] + linhas
 
@@ -290,7 +272,7 @@ def main(argv=None):
     for fios in a.fios or [None]:
         res = executar(mds, brinq, a.j, fios=fios)
         if a.json:
-            Path(a.json).write_text(razao.serializa(razao_rapida(res)[0]), encoding="utf-8")
+            Path(a.json).write_text(razao.serializa(razao.coletar_resultados(res)[0]), encoding="utf-8")
         linhas = comparar(res, Path(a.lock))
         dt = time.time() - t0
         como = f", {fios} thread{'s' if fios > 1 else ''} no BLAS e no torch" if fios else ""
@@ -312,7 +294,7 @@ def aceitar(resultados: dict, lock: Path = razao.LOCK, parcial=False) -> int:
 
     Recusa (e não muda o lock) se alguma página não rodou ou algum valor não pode entrar
     (caractere de controle, resíduo de arredondamento). parcial: só as páginas rodadas mudam."""
-    nova, problemas = razao_rapida(resultados)
+    nova, problemas = razao.coletar_resultados(resultados)
     if problemas:
         print(f"{len(problemas)} problemas; o lock não foi mudado:")
         for p in problemas:
