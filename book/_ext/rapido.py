@@ -4,10 +4,11 @@ O `make book` leva minutos; para saber se uma mudança em `lab/` moveu algum nú
 leitor vê, basta rodar o código das páginas. Este script roda cada `book/*.md` como o build
 roda: o leitor do myst-nb (`read_myst_markdown_notebook`) e o cliente de execução do myst-nb
 (`create_client`, com a configuração de execução do `_config.yml`), que executa o notebook
-num kernel de verdade (jupyter-cache, nbclient, ipykernel) e separa os glue. Uma página por
-processo, em paralelo; cada processo abre o seu kernel. O HTML de cada ```{widget}``` sai de
-`lab/livro/widgets/api.py`, como a diretiva o monta. Depois passa tudo pela mesma regra de
-`razao.py` (o que entra, o que fica de fora) e compara com `book/numeros.lock.json`.
+num kernel de verdade (jupyter-cache, nbclient, ipykernel) e separa os glue. Um processo de
+trabalho por núcleo pega as páginas uma a uma, e cada página roda num kernel novo. O HTML de
+cada ```{widget}``` sai de `lab/livro/widgets/api.py`, como a diretiva o monta. Depois
+`razao.coletar_resultados` passa tudo pela mesma regra do build (o que entra, o que fica de
+fora: razao_texto.py) e `razao.diferencas` compara com `book/numeros.lock.json`.
 
     python -m livro_ext.rapido                     # todas as páginas; sai 1 se algo mudou
     python -m livro_ext.rapido book/saida.md       # só estas páginas
