@@ -58,8 +58,8 @@ check: .venv/.pronto
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
 	$(PY) -m doctest lab/livro/formato.py
 
-## A trava rápida: roda o código das páginas sem o Sphinx (uma página por processo, em paralelo)
-## e compara cada número com o lock. Para quando se mexe em lab/ e ainda não se quer o make book.
+## A trava rápida: roda as páginas sem o Sphinx (o executor do myst-nb, um kernel novo por página,
+## as páginas em paralelo) e compara cada número com o lock. Para quando se mexe em lab/ e ainda não se quer o make book.
 trava-rapida: .venv/.pronto
 	$(PY) -m livro_ext.rapido
 

@@ -246,24 +246,19 @@ _WIDGETS_DA_TRAVA = """
 import json, sys
 from pathlib import Path
 raiz = Path(sys.argv[1])
-from livro_ext import razao, razao_codigo, rapido   # o livro vem da cópia (PYTHONPATH)
+from livro_ext import razao, razao_codigo, razao_texto, rapido   # o livro vem da cópia (PYTHONPATH)
 from livro.widgets import api as widgets_api
 lock = razao.ler_lock(raiz / "book" / "numeros.lock.json")
 difs = []
 for md in rapido.paginas(raiz):
     pagina = md.with_suffix("").relative_to(raiz).as_posix()
-    html, vistos = [], {}
-    for ln in md.read_text(encoding="utf-8").splitlines():
-        m = razao_codigo.WIDGET_MD.match(ln)
-        if m:
-            nome = m.group(2)
-            vistos[nome] = vistos.get(nome, 0) + 1
-            inst = f"widget-{nome}" + (f"-{vistos[nome]}" if vistos[nome] > 1 else "")
-            try:
-                html.append(widgets_api.widget_html(nome, inst))
-            except Exception as e:
-                difs.append(f"! {pagina} · widget:{nome}: {type(e).__name__}: {e}")
-    novos = razao.widgets_no_html("".join(html))
+    html = []
+    for _, nome, vez, _ in razao_codigo.widgets_no_fonte(md.read_text(encoding="utf-8")):
+        try:
+            html.append(widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vez)))
+        except Exception as e:
+            difs.append(f"! {pagina} · widget:{nome}: {type(e).__name__}: {e}")
+    novos = razao_texto.widgets_no_html("".join(html))
     velhos = {k: v for k, v in lock.get(pagina, {}).items() if k.startswith("widget:")}
     for k in sorted(set(novos) | set(velhos)):
         if novos.get(k) != velhos.get(k):

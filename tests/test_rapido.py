@@ -1,17 +1,14 @@
-"""A razão rápida (book/_ext/rapido.py) é a mesma do build, e a página de números aponta
-para a linha que de fato colou cada valor.
+"""A razão rápida (book/_ext/rapido.py) é a mesma do build, byte a byte.
 
-A razão rápida roda o código das páginas sem o Sphinx e, ao colar, anota de que linha de
-que célula veio cada chave. Isso dá duas garantias:
-- ela é uma trava de verdade (mesmos valores que o build, byte a byte);
-- a leitura estática de razao.py (a que a página para instrutores usa) acha, para cada
-  chave, a mesma linha que a execução mostra.
+A razão rápida roda cada página como o build roda (o leitor e o cliente de execução do myst-nb,
+num kernel de verdade), sem o Sphinx. Onde cada chave é colada (a linha que a página de números
+mostra) vem só da leitura do código, razao_codigo.py: tests/test_razao.py confere essa linha
+contra o fonte das páginas.
 """
 import pytest
 
 from livro_ext import rapido
 from livro_ext import razao
-from livro_ext import razao_pagina
 
 from conftest import RAIZ
 
@@ -23,7 +20,7 @@ def rapida():
 
 
 def test_razao_rapida_igual_a_do_build(build, rapida):
-    nova, problemas = rapido.razao_rapida(rapida)
+    nova, problemas = razao.coletar_resultados(rapida)
     assert problemas == []
     do_build = razao.coletar(build)
     linhas = razao.diferencas(do_build, nova)
@@ -35,30 +32,24 @@ def test_razao_rapida_confere_com_o_lock(rapida):
     assert rapido.comparar(rapida) == []
 
 
-def test_cada_chave_vem_da_linha_que_a_pagina_de_numeros_mostra(rapida):
-    from myst_nb.core.read import read_myst_markdown_notebook
+def test_a_execucao_segue_o_config_do_livro():
+    """O cliente do myst-nb recebe a configuração do _config.yml (como o jupyter-book a passa ao
+    Sphinx), menos o modo (sempre executa) e o raise_on_error (a falha vira uma linha `!`)."""
+    import yaml
 
-    erradas, total = [], 0
-    for pagina, res in rapida.items():
-        texto = (RAIZ / (pagina + ".md")).read_text(encoding="utf-8")
-        nb = read_myst_markdown_notebook(texto)
-        v = razao.Varredor()
-        fontes = {"__glue__": []}
-        n = 0
-        for cell in nb.cells:
-            if cell.cell_type != "code":
-                continue
-            n += 1
-            for padrao, linha, _ in v.celula(cell.source):
-                fontes["__glue__"].append((padrao, (n, linha), ""))
-        for chave, origem in res["origens"].items():
-            total += 1
-            achado, _ = razao_pagina.onde_calcula(fontes, chave)
-            if achado != tuple(origem):
-                erradas.append(f"{pagina} · {chave}: a execução diz célula {origem[0]}, linha {origem[1]};"
-                               f" a leitura diz {achado}")
-    assert total > 700
-    assert not erradas, f"{len(erradas)} de {total}:\n" + "\n".join(erradas[:30])
+    conf = yaml.safe_load((RAIZ / "_config.yml").read_text(encoding="utf-8"))["execute"]
+    nb = rapido.config_execucao()
+    assert nb.execution_timeout == conf["timeout"]
+    assert nb.execution_allow_errors is conf["allow_errors"] is False
+    assert nb.execution_in_temp is conf.get("run_in_temp", False)
+    assert (nb.execution_mode, nb.execution_raise_on_error) == ("force", False)
+
+
+def test_o_relatorio_usa_vem_do_kernel(rapida):
+    """`usa`: o que o kernel da página carregou (a célula CONSULTA, tirada antes da razão)."""
+    assert "torch" in rapida["book/laboratorio"]["usa"]
+    assert rapida["book/index"]["usa"] == []
+    assert all(c["source"] != rapido.CONSULTA for r in rapida.values() for c in r["nb"]["cells"])
 
 
 def test_pagina_que_quebra_vira_diferenca(tmp_path):

@@ -12,7 +12,9 @@ import time
 import pytest
 
 from livro_ext import razao
+from livro_ext import razao_codigo
 from livro_ext import razao_pagina
+from livro_ext import razao_texto
 
 from conftest import RAIZ
 
@@ -77,6 +79,37 @@ def test_pagina_para_instrutores_aponta_a_linha_certa(build):
         vistos.add(chave.split(":")[0] if ":" in chave else "glue")
         assert chave in lock[ref.group(1)[:-3]]
     assert {"glue", "celula", "widget"} <= vistos
+
+
+# A razão anda num sentido só: cada módulo importa só os de antes dele nesta ordem.
+FLUXO = ["razao_codigo", "razao_texto", "razao", "razao_pagina", "rapido"]
+
+
+def _importa_de_livro_ext(modulo: str) -> set:
+    import ast
+
+    arvore = ast.parse((RAIZ / "book" / "_ext" / f"{modulo}.py").read_text(encoding="utf-8"))
+    nomes = set()
+    for no in ast.walk(arvore):
+        if not isinstance(no, ast.ImportFrom):
+            continue
+        if no.level == 1:                                       # from . import x / from .x import y
+            resto = no.module or ""
+        elif (no.module or "").startswith("livro_ext"):          # from livro_ext(.x) import y
+            resto = no.module.removeprefix("livro_ext").lstrip(".")
+        else:
+            continue
+        nomes |= {resto} if resto else {a.name for a in no.names}
+    return nomes & set(FLUXO)
+
+
+def test_a_razao_anda_num_sentido_so():
+    """coletar (razao.py) → normalizar (razao_texto.py) → comparar (razao.py), sem volta:
+    razao_texto.py não importa razao.py, e ninguém importa quem vem depois dele."""
+    for i, modulo in enumerate(FLUXO):
+        assert _importa_de_livro_ext(modulo) <= set(FLUXO[:i]), (modulo, _importa_de_livro_ext(modulo))
+    assert _importa_de_livro_ext("razao_texto") == {"razao_codigo"}
+    assert {"razao_texto"} <= _importa_de_livro_ext("razao")
 
 
 # ---------------------------------------------------------------------------
@@ -243,7 +276,7 @@ ESPERADO = ("Experimente · A saída\nT = [0,7] [x] com atenção [␣telhado]\n
 
 
 def test_widget_vira_texto_visivel():
-    w = razao.widgets_no_html(WIDGET)
+    w = razao_texto.widgets_no_html(WIDGET)
     assert w == {"widget:saida": ESPERADO, "widget:saida-2": "de novo: 1 , 2"}
 
 
@@ -253,10 +286,10 @@ def test_widget_restilizado_da_o_mesmo_texto():
                    .replace("<span>T =</span>", "<strong class='x'>T =</strong>")
                    .replace('style="--p:0.395"', 'style="--p:0.9; width: 3em"')
                    .replace("<form>", '<form class="grade-nova">'))
-    assert razao.widgets_no_html(outro) == razao.widgets_no_html(WIDGET)
+    assert razao_texto.widgets_no_html(outro) == razao_texto.widgets_no_html(WIDGET)
     # ... mas um número que muda aparece como uma linha que muda
-    mudado = razao.widgets_no_html(WIDGET.replace("<td>0,395</td>", "<td>0,402</td>"))
-    linhas = razao.diferencas({"book/saida": razao.widgets_no_html(WIDGET)}, {"book/saida": mudado})
+    mudado = razao_texto.widgets_no_html(WIDGET.replace("<td>0,395</td>", "<td>0,402</td>"))
+    linhas = razao.diferencas({"book/saida": razao_texto.widgets_no_html(WIDGET)}, {"book/saida": mudado})
     assert linhas == ["~ book/saida · widget:saida linha 4: ␣telhado | 0,395 → ␣telhado | 0,402"]
 
 
@@ -295,17 +328,17 @@ def test_diagrama_entra_com_rotulos_e_formas():
     from livro import diagramas
 
     dados = {"text/html": diagramas.caminho()._repr_html_(), "text/plain": "<Diagrama>"}
-    v = razao.valor_glue(dados)
+    v = razao_texto.valor_glue(dados)
     linhas = v.splitlines()
     assert linhas[0].startswith("(descrição: O caminho do texto ao próximo token")
     assert "X, 5 × 4 (GPT-2: n × 768)" in linhas[0]
     assert "O caminho inteiro, do texto ao próximo token" in linhas
     assert "5 × 4" in linhas and "n × 768" in linhas
-    mapa = razao.valor_glue({"text/html": diagramas.voce_esta_aqui(3)._repr_html_()})
+    mapa = razao_texto.valor_glue({"text/html": diagramas.voce_esta_aqui(3)._repr_html_()})
     assert "você está no passo 3 de 7" in mapa
     assert ["5", "O bloco"] == mapa.splitlines()[mapa.splitlines().index("O bloco") - 1:][:2]
     # uma forma que muda aparece na trava
-    outro = razao.valor_glue({"text/html": dados["text/html"].replace(">5 × 4<", ">5 × 8<")})
+    outro = razao_texto.valor_glue({"text/html": dados["text/html"].replace(">5 × 4<", ">5 × 8<")})
     assert outro != v
 
 
@@ -354,7 +387,7 @@ def test_latex_sem_r(latex, acha, tmp_path):
 def test_lock_nao_tem_caractere_de_controle():
     for pag, itens in razao.ler_lock().items():
         for chave, v in itens.items():
-            assert not razao.controles(v, saida=chave.startswith("celula:")), (pag, chave, v)
+            assert not razao_texto.controles(v, saida=chave.startswith("celula:")), (pag, chave, v)
 
 
 # ---------------------------------------------------------------------------
@@ -375,7 +408,7 @@ CELULAS = [
 
 
 def test_varredor_acha_nomes_montados():
-    v = razao.Varredor()
+    v = razao_codigo.Varredor()
     achados = [v.celula(c) for c in CELULAS]
     assert achados[0] == []
     assert [(p, lin) for p, lin, _ in achados[1]] == []        # definir não cola nada
@@ -392,6 +425,47 @@ def test_varredor_acha_nomes_montados():
                          ("mha_at", 15), ("z_07", 16), ("fixo", 1)]:
         assert razao_pagina.onde_calcula(fontes, chave) == (linha, f"código {linha}"), chave
     assert razao_pagina.onde_calcula(fontes, "rope_2_0") == (None, "")
+
+
+def _pedacos_fixos(padrao: str) -> list[str]:
+    """Os pedaços escritos no código de um padrão de chave ("rope_(?:0|1)_.+?" -> ["rope_", "_"])."""
+    return [re.sub(r"\\(.)", r"\1", p) for p in re.split(r"\(\?:[^)]*\)|\.\+\?", padrao) if p]
+
+
+def test_cada_chave_colada_aponta_a_linha_que_a_cola():
+    """A página de números mostra, para cada chave colada do lock, `página.md:linha` e o código;
+    quem acha a linha é a leitura do código (razao_codigo.py, sem executar), a única fonte dela.
+    A linha apontada tem mesmo a chamada que cola: `cola(`, `glue(` ou uma função da página que
+    cola por dentro; e o comando mostrado tem cada pedaço fixo do nome da chave ("x5" em
+    cola("x5", ...); "rope_" e "_" em cola(f"rope_{i}_{j}", ...))."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    erradas, total = [], 0
+    for pagina, itens in razao.ler_lock().items():
+        md = RAIZ / (pagina + ".md")
+        texto = md.read_text(encoding="utf-8")
+        linhas = texto.splitlines()
+        fontes = razao_pagina.codigo_das_chaves(md)
+        v = razao_codigo.Varredor()
+        for cell in read_myst_markdown_notebook(texto).cells:
+            if cell.cell_type == "code":
+                v.celula(cell.source)
+        chama = re.compile(r"\b(?:%s)\s*\(" % "|".join(razao_codigo.FUNCOES_COLA + tuple(v.funcoes)))
+        for chave in itens:
+            if chave.startswith(("celula:", "widget:")):
+                continue
+            total += 1
+            linha, codigo = razao_pagina.onde_calcula(fontes, chave)
+            if linha is None:
+                erradas.append(f"{pagina} · {chave}: nenhuma linha")
+                continue
+            padroes = [p for p, lin, _ in fontes["__glue__"] if lin == linha and re.fullmatch(p, chave)]
+            faltam = [x for x in _pedacos_fixos(padroes[0]) if x not in codigo] if padroes else ["?"]
+            if not chama.search(linhas[linha - 1]) or faltam:
+                erradas.append(f"{pagina}.md:{linha} · {chave}: {linhas[linha - 1].strip()[:80]!r}"
+                               + (f" (sem {faltam})" if faltam else " (não cola)"))
+    assert total > 900
+    assert not erradas, f"{len(erradas)} de {total}:\n" + "\n".join(erradas[:30])
 
 
 def test_padrao_mais_especifico_ganha():
@@ -418,13 +492,12 @@ def test_nao_travar_tira_chaves_de_funcoes_da_pagina(tmp_path):
 
 def test_print_partido_em_dois_pedacos_da_a_mesma_razao():
     """Sob carga, um print pode chegar em dois pedaços de stream: a razão fica igual."""
-    from livro_ext import razao
     cel = {"cell_type": "code", "metadata": {}, "source": "print('a')"}
     inteiro = dict(cel, outputs=[{"output_type": "stream", "name": "stdout", "text": "x = 1\ny = 2\n"}])
     partido = dict(cel, outputs=[{"output_type": "stream", "name": "stdout", "text": "x = 1\n"},
                                  {"output_type": "stream", "name": "stdout", "text": "y = 2\n"}])
-    a, _, _ = razao.itens_do_notebook({"cells": [inteiro]}, {})
-    b, _, _ = razao.itens_do_notebook({"cells": [partido]}, {})
+    a, _, _ = razao_texto.itens_do_notebook({"cells": [inteiro]}, {})
+    b, _, _ = razao_texto.itens_do_notebook({"cells": [partido]}, {})
     assert a == b == {"celula:01.1": "x = 1\ny = 2"}
 
 
@@ -437,7 +510,7 @@ def test_print_partido_em_dois_pedacos_da_a_mesma_razao():
     ("erro: 2.220446049250313e-16", True), ("1e-5", False), ("y = 3,0 · 10²³", False),
     ("[-0,739; 1,411]", False)])
 def test_residuo_reconhecido(valor, ruim):
-    assert bool(razao.residuos(valor)) is ruim
+    assert bool(razao_texto.residuos(valor)) is ruim
 
 
 def _build_com_residuo(tmp_path, tags):
@@ -473,6 +546,6 @@ def test_constante_do_setup_pode_ser_minuscula(tmp_path):
 
 
 def test_lock_nao_tem_residuo():
-    ruins = [f"{p} · {k}: {razao.residuos(v)}" for p, itens in razao.ler_lock().items()
-             for k, v in itens.items() if razao.residuos(v)]
+    ruins = [f"{p} · {k}: {razao_texto.residuos(v)}" for p, itens in razao.ler_lock().items()
+             for k, v in itens.items() if razao_texto.residuos(v)]
     assert ruins == []

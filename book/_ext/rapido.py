@@ -1,19 +1,21 @@
-"""A razão de números sem o Sphinx: roda as células das páginas e compara com o lock.
+"""A razão de números sem o Sphinx: roda as páginas como o build e compara com o lock.
 
 O `make book` leva minutos; para saber se uma mudança em `lab/` moveu algum número que o
-leitor vê, basta rodar o código das páginas. Este script lê cada `book/*.md` (como o
-myst-nb lê), executa as células de código em ordem num IPython sem kernel (uma página por
-processo, em paralelo), recolhe os glue e as saídas exatamente como o build as grava, e
-monta o HTML de cada ```{widget}``` chamando `lab/livro/widgets/api.py` como a diretiva faz.
-Depois passa tudo pela mesma regra de `razao.py` (o que entra, o que fica de fora) e
-compara com `book/numeros.lock.json`.
+leitor vê, basta rodar o código das páginas. Este script roda cada `book/*.md` como o build
+roda: o leitor do myst-nb (`read_myst_markdown_notebook`) e o cliente de execução do myst-nb
+(`create_client`, com a configuração de execução do `_config.yml`), que executa o notebook
+num kernel de verdade (jupyter-cache, nbclient, ipykernel) e separa os glue. Um processo de
+trabalho por núcleo pega as páginas uma a uma, e cada página roda num kernel novo. O HTML de
+cada ```{widget}``` sai de `lab/livro/widgets/api.py`, como a diretiva o monta. Depois
+`razao.coletar_resultados` passa tudo pela mesma regra do build (o que entra, o que fica de
+fora: razao_texto.py) e `razao.diferencas` compara com `book/numeros.lock.json`.
 
     python -m livro_ext.rapido                     # todas as páginas; sai 1 se algo mudou
     python -m livro_ext.rapido book/saida.md       # só estas páginas
     python -m livro_ext.rapido --brinquedo /tmp/b.py   # com outro lab/livro/brinquedo.py
     python -m livro_ext.rapido --json saida.json   # grava a razão rápida
 
-Ele não substitui o `make test`: figuras, texto das páginas e o navegador ficam de fora.
+Ele não substitui o `make test`: o texto das páginas e o navegador ficam de fora.
 Uma página que falha ao executar aparece como uma linha `! página: erro`.
 O teste tests/test_rapido.py confere que a razão rápida é igual à do build.
 """
@@ -23,7 +25,6 @@ import argparse
 import concurrent.futures as cf
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -31,7 +32,6 @@ from pathlib import Path
 from . import razao, razao_codigo
 
 RAIZ = razao.RAIZ
-PREFIXO_GLUE = "application/papermill.record/"
 
 
 def paginas(raiz: Path = RAIZ) -> list[Path]:
@@ -47,224 +47,211 @@ def paginas(raiz: Path = RAIZ) -> list[Path]:
 
 
 # ---------------------------------------------------------------------------
-# Um processo por página: executar como o kernel executaria
+# Cada página num kernel novo: o cliente de execução do myst-nb, como no build
 # ---------------------------------------------------------------------------
-def _executa_pagina(md: Path, brinquedo: str | None) -> dict:
-    """Roda as células de uma página -> {"nb": notebook com saídas, "glue": {...}, "widgets": {...},
-    "origens": {chave: [n da célula, linha na célula]}}. Roda no processo filho."""
-    import io
-    import traceback
+# Uma célula a mais, depois das da página: o que o kernel carregou (o relatório de --fios) e
+# quantas threads o torch usa. Sai do notebook antes da razão.
+CONSULTA = ("import json as _j, sys as _s\n"
+            "print(_j.dumps({'usa': sorted(m for m in ('numpy', 'torch') if m in _s.modules),\n"
+            "                'fios_torch': _s.modules['torch'].get_num_threads() if 'torch' in _s.modules else None}))")
 
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    os.chdir(md.parent)                     # o myst-nb executa na pasta da página
-    if brinquedo:                           # outro brinquedo.py, no lugar de livro.brinquedo
-        import importlib.util
 
-        import livro
+class _Registro:
+    """O logger que o cliente do myst-nb recebe: guarda os avisos (no build, com -W, são erros)."""
 
-        spec = importlib.util.spec_from_file_location("livro.brinquedo", brinquedo)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules["livro.brinquedo"] = mod
-        livro.brinquedo = mod
-        spec.loader.exec_module(mod)
+    def __init__(self):
+        self.avisos = []
 
-    fios = os.environ.get("LIVRO_FIOS")
-    if fios and any(w in md.read_text(encoding="utf-8") for w in ("torch", "transformers", "gpt2", "_hf")):
-        import torch                        # o torch lê OMP_NUM_THREADS, mas fixe também aqui
+    def info(self, msg, *args, **kw):
+        pass
 
-        torch.set_num_threads(int(fios))
+    debug = info
 
-    from IPython.core.displayhook import DisplayHook
-    from IPython.core.displaypub import DisplayPublisher
-    from IPython.core.interactiveshell import InteractiveShell
-    from myst_nb.core.read import read_myst_markdown_notebook
+    def warning(self, msg, *args, **kw):
+        self.avisos.append(str(msg))
 
-    saidas: list = []
-    origens: dict = {}
-    celula_atual = [0]
+    error = warning
 
-    class Fluxo(io.TextIOBase):
-        def writable(self):
-            return True
 
-        def write(self, s):
-            if saidas and saidas[-1].get("output_type") == "stream" and saidas[-1]["name"] == "stdout":
-                saidas[-1]["text"] += s
-            else:
-                saidas.append({"output_type": "stream", "name": "stdout", "text": s})
-            return len(s)
+def config_execucao(raiz: Path = RAIZ):
+    """A configuração do myst-nb que o build usa (o _config.yml lido pelo jupyter-book), sempre
+    executando (`force`, nunca do cache) e sem levantar: uma célula que falha vira a linha `!`."""
+    import dataclasses
 
-    class Publicador(DisplayPublisher):
-        def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kw):
-            metadata = metadata or {}
-            if "scrapbook" in metadata:     # um glue: onde ele foi chamado, na célula
-                quadro, linha = sys._getframe(1), None
-                while quadro is not None:          # o quadro mais de fora da célula
-                    if quadro.f_code.co_filename.startswith("<ipython-input-"):
-                        linha = quadro.f_lineno
-                    quadro = quadro.f_back
-                origens[metadata["scrapbook"]["name"]] = [celula_atual[0], linha]
-            saidas.append({"output_type": "display_data", "data": data, "metadata": metadata})
+    from jupyter_book.config import get_final_config
+    from myst_nb.core.config import NbParserConfig
 
-        def clear_output(self, wait=False):
-            saidas.clear()
+    conf, _ = get_final_config(user_yaml=raiz / "_config.yml", cli_config={"latex_individualpages": False},
+                               sourcedir=raiz, validate=False)
+    campos = {c.name for c in dataclasses.fields(NbParserConfig)}
+    nb = NbParserConfig(**{k[3:]: v for k, v in conf.items() if k.startswith("nb_") and k[3:] in campos})
+    return nb.copy(execution_mode="force", execution_raise_on_error=False)
 
-    class Gancho(DisplayHook):
-        def write_output_prompt(self):
-            pass
 
-        def write_format_data(self, format_dict, md_dict=None):
-            saidas.append({"output_type": "execute_result", "data": format_dict,
-                           "metadata": md_dict or {}})
-
-        def finish_displayhook(self):
-            pass
-
-    class Casca(InteractiveShell):
-        displayhook_class = Gancho
-        display_pub_class = Publicador
-
-    casca = Casca.instance()
-    casca.display_pub = Publicador(shell=casca)
-    # figuras: o build mostra uma imagem (que a razão registra como "(figura)"); aqui, sem desenhar
-    png = casca.display_formatter.formatters["image/png"]
-    png.for_type_by_name("matplotlib.figure", "Figure", lambda fig: "(figura)")
-
-    texto = md.read_text(encoding="utf-8")
-    nb = read_myst_markdown_notebook(texto)
+def _erro_da_execucao(nb, meta: dict) -> str:
+    """'célula N: Tipo: mensagem' da célula que falhou (ou a última linha do traceback)."""
     n = 0
-    erro = None
-    velho = sys.stdout
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         n += 1
-        saidas.clear()
-        celula_atual[0] = n
-        sys.stdout = Fluxo()
-        try:
-            r = casca.run_cell(cell.source, store_history=True)
-        finally:
-            sys.stdout = velho
-        if r.error_before_exec or r.error_in_exec:
-            e = r.error_before_exec or r.error_in_exec
-            erro = f"célula {n}: {type(e).__name__}: {e}"
-            cell.outputs = []
-            break
-        cell.outputs = [dict(o) for o in saidas]
-    glue = {}
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        fica = []
         for o in cell.get("outputs", []):
-            meta = o.get("metadata", {})
-            if "scrapbook" not in meta:
-                fica.append(o)
-                continue
-            k = len(meta["scrapbook"].get("mime_prefix", ""))
-            glue[meta["scrapbook"]["name"]] = {"data": {m[k:]: v for m, v in o["data"].items()},
-                                               "metadata": meta}
-            if not k:
-                fica.append(o)
-        cell.outputs = fica
-    widgets = {}
-    try:
+            if o.get("output_type") == "error":
+                return f"célula {n}: {o.get('ename')}: {o.get('evalue')}"
+    linhas = (meta.get("traceback") or meta.get("error") or "a execução falhou").strip().splitlines()
+    return linhas[-1]
+
+
+def _executa_pagina(md: Path) -> dict:
+    """Roda uma página -> {"nb": notebook com saídas, "glue": {...}, "html_widgets", "erro", "usa"}
+    (o que o build deixa: o texto de cada valor sai depois, em razao.coletar_resultados).
+    Roda num processo de trabalho; o kernel herda o ambiente dele (threads, MPLBACKEND, o brinquedo)."""
+    import traceback
+
+    import nbformat
+    from myst_nb.core.execute import create_client
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    texto = md.read_text(encoding="utf-8")
+    nb = read_myst_markdown_notebook(texto)
+    nb.cells.append(nbformat.v4.new_code_cell(CONSULTA))
+    registro = _Registro()
+    with create_client(nb, str(md), config_execucao(), registro) as cliente:
+        glue = cliente.glue_data
+        meta = cliente.exec_metadata or {}
+    nb = cliente.notebook
+    consulta = nb.cells.pop()
+    erro = None if meta.get("succeeded") else _erro_da_execucao(nb, meta)
+    info = {}
+    for o in consulta.get("outputs", []):
+        if o.get("output_type") == "stream" and o.get("name") == "stdout":
+            info = json.loads(o["text"])
+    fios = os.environ.get("LIVRO_FIOS")
+    if not erro and fios and info.get("fios_torch") not in (None, int(fios)):
+        erro = f"o torch usou {info['fios_torch']} threads, não {fios}"
+    if not erro and registro.avisos:
+        erro = "aviso do myst-nb: " + "; ".join(registro.avisos)
+    html = ""
+    try:            # os widgets, como a diretiva os põe na página
         from livro.widgets import api as widgets_api
 
-        html = []
-        vistos = {}
-        for ln in texto.splitlines():
-            m = razao_codigo.WIDGET_MD.match(ln)
-            if m:
-                nome = m.group(2)
-                vistos[nome] = vistos.get(nome, 0) + 1
-                inst = f"widget-{nome}" + (f"-{vistos[nome]}" if vistos[nome] > 1 else "")
-                html.append(widgets_api.widget_html(nome, inst))
-        widgets = razao.widgets_no_html("".join(html))
+        html = "".join(widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vez))
+                       for _, nome, vez, _ in razao_codigo.widgets_no_fonte(texto))
     except Exception:
         erro = erro or "widgets: " + traceback.format_exc(limit=2).strip().splitlines()[-1]
-    nb_dict = json.loads(json.dumps(nb, default=str))
-    usa = sorted(m for m in ("numpy", "torch") if m in sys.modules)
-    return {"nb": nb_dict, "glue": json.loads(json.dumps(glue, default=str)), "widgets": widgets,
-            "origens": origens, "erro": erro, "usa": usa}
+    return {"nb": json.loads(json.dumps(nb, default=str)), "glue": json.loads(json.dumps(glue, default=str)),
+            "html_widgets": html, "erro": erro, "usa": info.get("usa", [])}
 
 
-def _filho(md: str, brinquedo: str | None, saida: str):
+_STDERR = None     # o arquivo para onde vai o stderr deste processo de trabalho (e dos kernels)
+
+
+def _roda_pagina(md: str) -> dict:
+    inicio = os.fstat(2).st_size if _STDERR else 0
     try:
-        r = _executa_pagina(Path(md), brinquedo)
+        return _executa_pagina(Path(md))
     except Exception as e:  # a página não roda: isso é uma diferença, não um travamento
-        r = {"erro": f"{type(e).__name__}: {e}"}
-    Path(saida).write_text(json.dumps(r, ensure_ascii=False), encoding="utf-8")
+        erro = f"{type(e).__name__}: {e}"
+        if _STDERR:         # o que o kernel disse antes de morrer
+            with open(_STDERR, "rb") as f:
+                f.seek(inicio)
+                ditas = [ln for ln in f.read().decode(errors="replace").splitlines()
+                         if ln.strip() and "without encryption" not in ln]
+            erro += "".join(f"\n    {ln}" for ln in ditas[-3:])
+        return {"erro": erro}
+
+
+class BuscaBrinquedo:
+    """Com --brinquedo: `livro.brinquedo` vem do arquivo de LIVRO_BRINQUEDO (um buscador de módulo
+    só para esse nome, à frente dos outros). O import continua preguiçoso: um brinquedo que
+    quebra quebra na célula que o importa, como quebraria no build."""
+
+    @staticmethod
+    def find_spec(nome, caminho=None, alvo=None):
+        if nome == "livro.brinquedo":
+            import importlib.util
+
+            return importlib.util.spec_from_file_location(nome, os.environ["LIVRO_BRINQUEDO"])
+        return None
+
+    @classmethod
+    def instala(cls):
+        if cls not in sys.meta_path:
+            sys.meta_path.insert(0, cls)
+
+
+# O kernel de cada página recebe o buscador por este sitecustomize.py, que `executar` grava numa
+# pasta temporária e põe à frente no PYTHONPATH do ambiente que o kernel herda.
+SITECUSTOMIZE = ('"""Gerado por livro_ext.rapido (--brinquedo)."""\n'
+                 "from livro_ext.rapido import BuscaBrinquedo\n\n"
+                 "BuscaBrinquedo.instala()\n")
+
+
+def _prepara(env: dict, stderr: str):
+    """O começo de cada processo de trabalho: o ambiente que os kernels herdam, o brinquedo
+    também aqui (os widgets são montados neste processo) e o stderr num arquivo (cada kernel
+    avisa que roda sobre TCP sem criptografia; o que importa vai para a linha de erro)."""
+    global _STDERR
+    os.environ.update(env)
+    if env.get("LIVRO_BRINQUEDO"):
+        BuscaBrinquedo.instala()
+    _STDERR = f"{stderr}-{os.getpid()}.log"
+    os.dup2(os.open(_STDERR, os.O_WRONLY | os.O_CREAT | os.O_APPEND), 2)
 
 
 # ---------------------------------------------------------------------------
-# O processo principal: uma página por processo, em paralelo
+# O processo principal: as páginas em paralelo
 # ---------------------------------------------------------------------------
 # As variáveis que fixam quantas threads o BLAS (OpenBLAS, MKL) e o torch usam. (OPENBLAS_CORETYPE
 # e OPENBLAS_L2_SIZE ficam como a máquina os definiu: algumas CPUs precisam deles.)
 FIOS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def executar(mds, brinquedo=None, trabalhadores=None, pasta_tmp=None, fios=None) -> dict:
-    """[md] -> {página: resultado de _executa_pagina} (cada página num processo novo).
+def executar(mds, brinquedo=None, trabalhadores=None, fios=None) -> dict:
+    """[md] -> {página: resultado de _executa_pagina}.
 
-    fios: quantas threads o BLAS e o torch usam (None: o padrão da máquina)."""
+    Um processo de trabalho por núcleo (novos, sem nada herdado de quem chama) pega as páginas
+    uma a uma; cada página roda num kernel novo, como no build.
+    brinquedo: um arquivo no lugar de lab/livro/brinquedo.py (ver BuscaBrinquedo).
+    fios: quantas threads o BLAS e o torch usam (None: o padrão da máquina). O kernel herda
+    o ambiente, e o torch lê OMP_NUM_THREADS ao carregar (a célula CONSULTA confere)."""
+    import multiprocessing
     import tempfile
 
     mds = [Path(m).resolve() for m in mds]
     trabalhadores = trabalhadores or max(1, min(len(mds), os.cpu_count() or 1))
-    tmp = Path(pasta_tmp or tempfile.mkdtemp(prefix="rapido-"))
-    env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0", PYDEVD_DISABLE_FILE_VALIDATION="1")
+    env = {"MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
     if fios:
         env.update({v: str(fios) for v in FIOS_ENV}, LIVRO_FIOS=str(fios))
-
-    def roda(md):
-        pagina = md.with_suffix("").relative_to(RAIZ).as_posix()
-        saida = tmp / (pagina.replace("/", "__") + ".json")
-        cmd = [sys.executable, "-m", "livro_ext.rapido", "--filho", str(md), brinquedo or "", str(saida)]
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
-        if not saida.exists():
-            return pagina, {"erro": (p.stderr or p.stdout).strip()[-500:] or f"saiu com {p.returncode}"}
-        return pagina, json.loads(saida.read_text(encoding="utf-8"))
-
     # as páginas mais lentas primeiro (o laboratório carrega o GPT-2)
     ordem = sorted(mds, key=lambda m: -m.stat().st_size)
-    with cf.ThreadPoolExecutor(trabalhadores) as ex:
-        res = dict(ex.map(roda, ordem))
+    res = {}
+    with tempfile.TemporaryDirectory(prefix="rapido-") as tmp:
+        if brinquedo:
+            (Path(tmp) / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+            caminho = [tmp] + [c for c in [os.environ.get("PYTHONPATH")] if c]
+            env.update(PYTHONPATH=os.pathsep.join(caminho), LIVRO_BRINQUEDO=str(Path(brinquedo).resolve()))
+        with cf.ProcessPoolExecutor(trabalhadores, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_prepara, initargs=(env, f"{tmp}/stderr")) as ex:
+            futuros = {md: ex.submit(_roda_pagina, str(md)) for md in ordem}
+            for md, f in futuros.items():
+                pagina = md.with_suffix("").relative_to(RAIZ).as_posix()
+                try:
+                    res[pagina] = f.result()
+                except Exception as e:      # o processo de trabalho morreu
+                    res[pagina] = {"erro": f"{type(e).__name__}: {e}"}
     return dict(sorted(res.items()))
-
-
-def razao_rapida(resultados: dict) -> tuple[dict, list]:
-    """Resultados das páginas -> (razão {página: {chave: valor}}, [problemas])."""
-    r, problemas = {}, []
-    for pagina, res in resultados.items():
-        if res.get("erro"):
-            problemas.append(f"{pagina}: a página não rodou: {res['erro']}")
-        itens = {}
-        if "nb" in res:
-            itens, _, probs = razao.itens_do_notebook(res["nb"], res.get("glue", {}))
-            problemas += [f"{pagina} · {p}" for p in probs]
-        for chave, v in res.get("widgets", {}).items():
-            problemas += [f"{pagina} · {p}" for p in razao._problemas_de_residuo(chave, v)]
-        itens.update(res.get("widgets", {}))
-        if itens:
-            r[pagina] = dict(sorted(itens.items()))
-    return r, problemas
 
 
 def comparar(resultados: dict, lock: Path = razao.LOCK) -> list[str]:
     """Linhas de diferença contra o lock (só as páginas rodadas) e problemas (!)."""
-    nova, problemas = razao_rapida(resultados)
+    nova, problemas = razao.coletar_resultados(resultados)
     linhas = razao.diferencas(razao.ler_lock(lock), nova, set(resultados))
     return ["! " + p for p in problemas] + linhas
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--filho"]:             # o processo de uma página (ver `executar`)
-        _filho(*argv[1:4])
-        return 0
     ap = argparse.ArgumentParser(description="A razão de números sem o Sphinx.")
     ap.add_argument("paginas", nargs="*", help="book/x.md (padrão: todas)")
     ap.add_argument("--brinquedo", help="um brinquedo.py para usar no lugar de lab/livro/brinquedo.py")
@@ -286,7 +273,7 @@ def main(argv=None):
     for fios in a.fios or [None]:
         res = executar(mds, brinq, a.j, fios=fios)
         if a.json:
-            Path(a.json).write_text(razao.serializa(razao_rapida(res)[0]), encoding="utf-8")
+            Path(a.json).write_text(razao.serializa(razao.coletar_resultados(res)[0]), encoding="utf-8")
         linhas = comparar(res, Path(a.lock))
         dt = time.time() - t0
         como = f", {fios} thread{'s' if fios > 1 else ''} no BLAS e no torch" if fios else ""
@@ -308,7 +295,7 @@ def aceitar(resultados: dict, lock: Path = razao.LOCK, parcial=False) -> int:
 
     Recusa (e não muda o lock) se alguma página não rodou ou algum valor não pode entrar
     (caractere de controle, resíduo de arredondamento). parcial: só as páginas rodadas mudam."""
-    nova, problemas = razao_rapida(resultados)
+    nova, problemas = razao.coletar_resultados(resultados)
     if problemas:
         print(f"{len(problemas)} problemas; o lock não foi mudado:")
         for p in problemas:

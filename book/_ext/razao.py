@@ -53,180 +53,30 @@ Um float cru com 17 dígitos numa saída (`0.7392358889419289`) entra com 12 dí
 significativos: a libm de outra máquina pode mudar o último dígito.
 
 Duas construções limpas dão a mesma razão, byte a byte (chaves em ordem, sem tempos).
+
+O fluxo anda num sentido só: coletar (aqui: os arquivos do build, ou os resultados da trava
+rápida, book/_ext/rapido.py) → normalizar (razao_texto.py: cada saída, glue e widget vira o
+texto da razão, com a regra acima; razao_codigo.py lê o código das células) → comparar
+(aqui: com o lock). razao_texto.py não chama nada daqui.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-import unicodedata
 from pathlib import Path
 
-from .razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
-from .razao_texto import CLASSE_WIDGET, floats_curtos, texto, valor_glue, valor_saida, widgets_no_html
+from .razao_texto import CLASSE_WIDGET, controles, curto, itens_do_notebook, itens_dos_widgets
+
 RAIZ = Path(__file__).resolve().parents[2]
 LOCK = RAIZ / "book" / "numeros.lock.json"
 NOME = "numeros.json"
 PAGINA_RAZAO = "book/numeros"
-TAG_FORA = "nao-travar"
-TAG_CONSTANTE = "constante"
-TAGS_INVISIVEIS = {"remove-cell", "remove-output"}
-
-# Saídas que mudam a cada execução: nunca são números do livro.
-VOLATEIS = [
-    re.compile(r"\bat 0x[0-9a-fA-F]{4,}"),          # <objeto at 0x7f…>
-    re.compile(r"\b0x[0-9a-fA-F]{8,}\b"),           # endereços soltos
-    re.compile(r"Wall time|CPU times|per loop|\bit/s\b|s/it\b"),
-]
 
 
 # ---------------------------------------------------------------------------
-# Coleta
+# Coleta: do build ou da trava rápida (o texto de cada valor sai de razao_texto.py)
 # ---------------------------------------------------------------------------
-# Caracteres de controle num valor colado são quase sempre um "\t" ou "\f" de LaTeX numa
-# string sem r"": "\times" vira TAB + "imes". O \n é o único permitido (quebra de linha).
-_CONTROLE_COLADO = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-_CONTROLE_SAIDA = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")      # a saída pode ter TAB
-# ... e um "\n" de LaTeX perdido: "\neq" numa string sem r"" vira quebra de linha + "eq".
-_LATEX_PERDIDO = re.compile(r"\n(?:eq|abla|eg|ewline|onumber|olimits|otin|leq|geq|mid|parallel|subseteq)"
-                            r"(?![a-zA-Z])")
-
-
-# Números em notação científica: "5,0 · 10⁻¹⁶", "10⁻¹⁶", "5{,}0 \\cdot 10^{-16}", "2.2e-16".
-_SOBRE = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
-_CIENT = re.compile(
-    r"(?:(?P<m1>\d+(?:[.,]\d+)?)\s*[·×]\s*)?10(?P<e1>⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
-    r"|(?:(?P<m2>\d+(?:\{,\}\d+|[.,]\d+)?)\s*\\(?:cdot|times)\s*)?10\^\{?(?P<e2>-\d+)\}?"
-    r"|(?<![\w.])(?P<m3>\d+(?:\.\d+)?)[eE](?P<e3>-\d+)\b")
-LIMITE_RESIDUO = 1e-12
-
-
-def residuos(valor: str) -> list[str]:
-    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de
-    arredondamento), como aparecem no texto.
-
-    >>> residuos("difere em 5,0 · 10⁻¹⁶ e ε = 10⁻⁵")
-    ['5,0 · 10⁻¹⁶']
-    >>> residuos("erro 2.220446049250313e-16; tol 10^{-12}")
-    ['2.220446049250313e-16']
-    """
-    achados = []
-    for m in _CIENT.finditer(valor):
-        for i in "123":
-            if m.group("e" + i) is None:
-                continue
-            mant = (m.group("m" + i) or "1").replace("{,}", ".").replace(",", ".")
-            exp = int(m.group("e" + i).translate(_SOBRE))
-            if float(mant) * 10.0 ** exp < LIMITE_RESIDUO:
-                achados.append(m.group(0))
-    return achados
-
-
-def _problemas_de_residuo(chave: str, valor: str) -> list[str]:
-    ruins = residuos(valor)
-    if not ruins:
-        return []
-    return [f"{chave}: parece um resíduo de arredondamento ({', '.join(ruins)} em {_curto(valor, 80)}); "
-            f"o valor depende da máquina: imprima um limite, ou, se é uma constante do setup "
-            f"(ε, tolerância), cole-o numa célula com a tag `{TAG_CONSTANTE}`"]
-
-
-def _nome_controle(c: str) -> str:
-    nomes = {"\t": "TAB", "\r": "CR", "\x0c": "FF", "\x08": "BS", "\x07": "BEL", "\x0b": "VT",
-             "\x00": "NUL", "\x1b": "ESC"}
-    return f"U+{ord(c):04X} ({nomes.get(c) or unicodedata.name(c, 'controle')})"
-
-
-def controles(texto: str, saida=False) -> list[str]:
-    """Os caracteres de controle proibidos num texto, nomeados ("U+0009 (TAB)")."""
-    padrao = _CONTROLE_SAIDA if saida else _CONTROLE_COLADO
-    return sorted({_nome_controle(c) for c in padrao.findall(texto)})
-
-
-def _problemas_do_glue(chave: str, data: dict) -> list[str]:
-    achados = []
-    for mime in ("text/latex", "text/markdown", "text/html"):
-        if mime in data:
-            bruto = texto(data[mime])
-            achados += controles(bruto)
-            if mime == "text/latex":
-                achados += ["\\n seguido de um comando LaTeX (um \\neq, \\nabla... sem r\"\")"
-                            for _ in _LATEX_PERDIDO.findall(bruto)[:1]]
-    valor = valor_glue(data)
-    achados += controles(valor)
-    if not achados:
-        return []
-    return [f"{chave}: caractere de controle no valor colado: {', '.join(sorted(set(achados)))} "
-            f"em {_curto(repr(valor), 80)} (use uma string r\"...\" no LaTeX)"]
-
-
-def _saidas(outputs: list) -> list:
-    """As saídas de uma célula, com pedaços seguidos do mesmo stream juntados: sob carga o kernel
-    pode mandar um print em dois pedaços, e a razão não pode depender disso."""
-    res = []
-    for out in outputs:
-        ant = res[-1] if res else {}
-        if (out.get("output_type") == "stream" and ant.get("output_type") == "stream"
-                and ant.get("name") == out.get("name")):
-            res[-1] = dict(ant, text=texto(ant.get("text", "")) + texto(out.get("text", "")))
-        else:
-            res.append(out)
-    return res
-
-
-def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
-    """Um notebook executado (dict) e seus glue -> ({chave: valor}, [avisos], [problemas])."""
-    itens, avisos, problemas, fora, constantes = {}, [], [], [], []
-    varredor = Varredor()
-    n_codigo = 0
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") != "code":
-            continue
-        n_codigo += 1
-        tags = tags_da_celula(cell)
-        chaves = chaves_glue_no_codigo(texto(cell.get("source", "")), varredor)
-        if TAG_FORA in tags:
-            fora += chaves
-            continue
-        constante = TAG_CONSTANTE in tags
-        if constante:
-            constantes += chaves
-        if tags & TAGS_INVISIVEIS:
-            continue
-        for j, out in enumerate(_saidas(cell.get("outputs", [])), 1):
-            v = valor_saida(out)
-            if v is None or v == "":
-                continue
-            chave = f"celula:{n_codigo:02d}.{j}"
-            if any(p.search(v) for p in VOLATEIS):
-                avisos.append(f"{chave}: saída volátil pulada (marque a célula com `{TAG_FORA}`)")
-                continue
-            ruins = controles(v, saida=True)
-            if ruins:
-                problemas.append(f"{chave}: caractere de controle na saída: {', '.join(ruins)}")
-            if not constante:
-                problemas += _problemas_de_residuo(chave, v)
-            itens[chave] = floats_curtos(v)
-    for chave, out in glue.items():
-        if any(re.fullmatch(p, chave) for p in fora):
-            continue
-        data = out.get("data", {})
-        problemas += _problemas_do_glue(chave, data)
-        itens[chave] = valor_glue(data)
-        if not any(re.fullmatch(p, chave) for p in constantes):
-            problemas += _problemas_de_residuo(chave, itens[chave])
-    return itens, avisos, problemas
-
-
-def coletar_pagina(ipynb: Path, glue_json: Path | None) -> tuple[dict, list]:
-    """-> ({chave: valor}, [avisos]) de uma página executada."""
-    nb = json.loads(ipynb.read_text(encoding="utf-8"))
-    glue = json.loads(glue_json.read_text(encoding="utf-8")) if glue_json and glue_json.exists() else {}
-    itens, avisos, _ = itens_do_notebook(nb, glue)
-    return itens, avisos
-
-
 def _paginas_html(html: Path) -> dict:
     """{página: arquivo} das páginas HTML do livro que têm widget."""
     res = {}
@@ -277,9 +127,8 @@ def coletar(build: Path, verboso=False, problemas: list | None = None) -> dict:
     for pagina, arq in _paginas_html(Path(build) / "html").items():
         if pagina == PAGINA_RAZAO:
             continue
-        ws = widgets_no_html(arq.read_text(encoding="utf-8"))
-        for chave, v in ws.items():
-            achados += [f"{pagina} · {p}" for p in _problemas_de_residuo(chave, v)]
+        ws, probs = itens_dos_widgets(arq.read_text(encoding="utf-8"))
+        achados += [f"{pagina} · {p}" for p in probs]
         razao.setdefault(pagina, {}).update(ws)
     if achados:
         if problemas is None:
@@ -288,17 +137,30 @@ def coletar(build: Path, verboso=False, problemas: list | None = None) -> dict:
     return {p: dict(sorted(v.items())) for p, v in sorted(razao.items())}
 
 
-def serializa(razao: dict) -> str:
-    return json.dumps(razao, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+def coletar_resultados(resultados: dict) -> tuple[dict, list]:
+    """Os resultados da trava rápida (rapido.executar: por página, o notebook executado, os glue,
+    o HTML dos widgets e o erro) -> (razão {página: {chave: valor}}, [problemas])."""
+    razao, problemas = {}, []
+    for pagina, res in resultados.items():
+        if res.get("erro"):
+            problemas.append(f"{pagina}: a página não rodou: {res['erro']}")
+        itens = {}
+        if "nb" in res:
+            itens, _, probs = itens_do_notebook(res["nb"], res.get("glue", {}))
+            problemas += [f"{pagina} · {p}" for p in probs]
+        ws, probs = itens_dos_widgets(res.get("html_widgets", ""))
+        problemas += [f"{pagina} · {p}" for p in probs]
+        itens.update(ws)
+        if itens:
+            razao[pagina] = dict(sorted(itens.items()))
+    return razao, problemas
 
 
 # ---------------------------------------------------------------------------
 # Comparação
 # ---------------------------------------------------------------------------
-def _curto(s: str, n=140) -> str:
-    s = s.replace("\n", " ⏎ ")
-    s = _CONTROLE_COLADO.sub(lambda m: f"\\x{ord(m.group()):02x}", s)   # um TAB fica visível
-    return s if len(s) <= n else s[: n - 1] + "…"
+def serializa(razao: dict) -> str:
+    return json.dumps(razao, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
 def diferencas(velha: dict, nova: dict, paginas: set | None = None) -> list[str]:
@@ -311,17 +173,17 @@ def diferencas(velha: dict, nova: dict, paginas: set | None = None) -> list[str]
         a, b = velha.get(pag, {}), nova.get(pag, {})
         for chave in sorted(set(a) | set(b)):
             if chave not in b:
-                linhas.append(f"- {pag} · {chave}: {_curto(a[chave])} (sumiu)")
+                linhas.append(f"- {pag} · {chave}: {curto(a[chave])} (sumiu)")
             elif chave not in a:
-                linhas.append(f"+ {pag} · {chave}: {_curto(b[chave])} (novo)")
+                linhas.append(f"+ {pag} · {chave}: {curto(b[chave])} (novo)")
             elif a[chave] != b[chave]:
                 la, lb = a[chave].splitlines(), b[chave].splitlines()
                 if len(la) == len(lb) > 1:
                     for i, (x, y) in enumerate(zip(la, lb), 1):
                         if x != y:
-                            linhas.append(f"~ {pag} · {chave} linha {i}: {_curto(x)} → {_curto(y)}")
+                            linhas.append(f"~ {pag} · {chave} linha {i}: {curto(x)} → {curto(y)}")
                 else:
-                    linhas.append(f"~ {pag} · {chave}: {_curto(a[chave])} → {_curto(b[chave])}")
+                    linhas.append(f"~ {pag} · {chave}: {curto(a[chave])} → {curto(b[chave])}")
     return linhas
 
 

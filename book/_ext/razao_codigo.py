@@ -363,3 +363,16 @@ def tags_da_celula(cell) -> set:
 
 # Um widget no fonte de uma página: ```{widget} nome``` (ou :::{widget} nome)
 WIDGET_MD = re.compile(r"^\s*(`{3,}|:{3,})\s*\{widget\}\s+(\S+)")
+
+
+def widgets_no_fonte(texto: str) -> list[tuple[int, str, int, str]]:
+    """Cada ```{widget} nome``` do fonte de uma página, em ordem: (índice da linha, nome, vez, cerca);
+    vez é 1 no primeiro widget com esse nome, 2 no segundo..."""
+    res, vistos = [], {}
+    for i, ln in enumerate(texto.splitlines()):
+        m = WIDGET_MD.match(ln)
+        if m:
+            nome = m.group(2)
+            vistos[nome] = vistos.get(nome, 0) + 1
+            res.append((i, nome, vistos[nome], m.group(1)))
+    return res

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from .razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock
-from .razao_codigo import WIDGET_MD, Varredor, especificidade
-from .razao_texto import FIGURA
+from .razao_codigo import Varredor, especificidade, widgets_no_fonte
+from .razao_texto import FIGURA, chave_do_widget
 # ---------------------------------------------------------------------------
 # A página para instrutores: a diretiva {razao}
 # ---------------------------------------------------------------------------
@@ -61,16 +61,10 @@ def codigo_das_chaves(md: Path) -> dict:
                 trecho = corpo[lin - 1] if 0 < lin <= len(corpo) else ""
             padroes.append((padrao, ini + lin, trecho))
     res["__glue__"] = padroes
-    vistos = {}
-    for i, ln in enumerate(linhas_md):
-        m = WIDGET_MD.match(ln)
-        if not m:
-            continue
-        nome = m.group(2)
-        vistos[nome] = vistos.get(nome, 0) + 1
-        chave = f"widget:{nome}" + (f"-{vistos[nome]}" if vistos[nome] > 1 else "")
+    for i, nome, vez, cerca in widgets_no_fonte(texto):
         onde = _funcao_do_widget(nome)
-        res[chave] = (i + 1, f"{ln.strip()}\n{m.group(1)}" + (f"\n# calculado por {onde}" if onde else ""))
+        res[chave_do_widget(nome, vez)] = (i + 1, f"{linhas_md[i].strip()}\n{cerca}"
+                                           + (f"\n# calculado por {onde}" if onde else ""))
     return res
 
 

@@ -1,12 +1,20 @@
-"""A razão: o texto que o leitor vê num valor colado, numa saída de célula ou num widget."""
+"""A razão, a etapa do meio (normalizar): das saídas, dos glue e do HTML ao texto que o leitor vê.
+
+A razão anda num sentido só: razao.py coleta (do build ou da trava rápida) e chama este
+módulo, que transforma cada saída de célula, valor colado e widget no texto da razão,
+aplicando a regra do que entra (ver o docstring de razao.py) e apontando os valores que não
+podem entrar; depois razao.py compara com o lock. Funções puras: nada aqui lê arquivo, e
+nada aqui importa razao.py (só razao_codigo.py, a leitura do código das células).
+"""
 from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from html.parser import HTMLParser
-from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parents[2]
+from .razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
+
 FIGURA = "(figura)"
 
 
@@ -157,15 +165,18 @@ def widgets_no_html(h: str) -> dict:
     p = _TextoVisivel(CLASSE_WIDGET)
     p.feed(h)
     p.close()
-    itens = {}
+    itens, vistos = {}, {}
     for n, (attrs, pedacos) in enumerate(p.pecas, 1):
         nome = attrs.get("data-widget") or attrs.get("id") or str(n)
-        chave, k = f"widget:{nome}", 1
-        while chave in itens:
-            k += 1
-            chave = f"widget:{nome}-{k}"
-        itens[chave] = _linhas_visiveis(pedacos)
+        vistos[nome] = vistos.get(nome, 0) + 1
+        itens[chave_do_widget(nome, vistos[nome])] = _linhas_visiveis(pedacos)
     return itens
+
+
+def chave_do_widget(nome: str, vez: int = 1) -> str:
+    """A chave de um widget na razão: `widget:NOME`, e `widget:NOME-2` para o 2º com o mesmo nome
+    na página (o mesmo sufixo do id, livro.widgets.api.id_do_widget)."""
+    return f"widget:{nome}" + (f"-{vez}" if vez > 1 else "")
 
 
 def _latex(s: str) -> str:
@@ -233,3 +244,166 @@ def valor_saida(out: dict) -> str | None:
     if "text/plain" in data:
         return _limpa(texto(data["text/plain"]))
     return None
+
+
+# ---------------------------------------------------------------------------
+# A regra do que entra (ver o docstring de razao.py)
+# ---------------------------------------------------------------------------
+TAG_FORA = "nao-travar"
+TAG_CONSTANTE = "constante"
+TAGS_INVISIVEIS = {"remove-cell", "remove-output"}
+
+# Saídas que mudam a cada execução: nunca são números do livro.
+VOLATEIS = [
+    re.compile(r"\bat 0x[0-9a-fA-F]{4,}"),          # <objeto at 0x7f…>
+    re.compile(r"\b0x[0-9a-fA-F]{8,}\b"),           # endereços soltos
+    re.compile(r"Wall time|CPU times|per loop|\bit/s\b|s/it\b"),
+]
+
+
+# Caracteres de controle num valor colado são quase sempre um "\t" ou "\f" de LaTeX numa
+# string sem r"": "\times" vira TAB + "imes". O \n é o único permitido (quebra de linha).
+_CONTROLE_COLADO = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+_CONTROLE_SAIDA = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")      # a saída pode ter TAB
+# ... e um "\n" de LaTeX perdido: "\neq" numa string sem r"" vira quebra de linha + "eq".
+_LATEX_PERDIDO = re.compile(r"\n(?:eq|abla|eg|ewline|onumber|olimits|otin|leq|geq|mid|parallel|subseteq)"
+                            r"(?![a-zA-Z])")
+
+
+# Números em notação científica: "5,0 · 10⁻¹⁶", "10⁻¹⁶", "5{,}0 \\cdot 10^{-16}", "2.2e-16".
+_SOBRE = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_CIENT = re.compile(
+    r"(?:(?P<m1>\d+(?:[.,]\d+)?)\s*[·×]\s*)?10(?P<e1>⁻[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
+    r"|(?:(?P<m2>\d+(?:\{,\}\d+|[.,]\d+)?)\s*\\(?:cdot|times)\s*)?10\^\{?(?P<e2>-\d+)\}?"
+    r"|(?<![\w.])(?P<m3>\d+(?:\.\d+)?)[eE](?P<e3>-\d+)\b")
+LIMITE_RESIDUO = 1e-12
+
+
+def residuos(valor: str) -> list[str]:
+    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de
+    arredondamento), como aparecem no texto.
+
+    >>> residuos("difere em 5,0 · 10⁻¹⁶ e ε = 10⁻⁵")
+    ['5,0 · 10⁻¹⁶']
+    >>> residuos("erro 2.220446049250313e-16; tol 10^{-12}")
+    ['2.220446049250313e-16']
+    """
+    achados = []
+    for m in _CIENT.finditer(valor):
+        for i in "123":
+            if m.group("e" + i) is None:
+                continue
+            mant = (m.group("m" + i) or "1").replace("{,}", ".").replace(",", ".")
+            exp = int(m.group("e" + i).translate(_SOBRE))
+            if float(mant) * 10.0 ** exp < LIMITE_RESIDUO:
+                achados.append(m.group(0))
+    return achados
+
+
+def _problemas_de_residuo(chave: str, valor: str) -> list[str]:
+    ruins = residuos(valor)
+    if not ruins:
+        return []
+    return [f"{chave}: parece um resíduo de arredondamento ({', '.join(ruins)} em {curto(valor, 80)}); "
+            f"o valor depende da máquina: imprima um limite, ou, se é uma constante do setup "
+            f"(ε, tolerância), cole-o numa célula com a tag `{TAG_CONSTANTE}`"]
+
+
+def _nome_controle(c: str) -> str:
+    nomes = {"\t": "TAB", "\r": "CR", "\x0c": "FF", "\x08": "BS", "\x07": "BEL", "\x0b": "VT",
+             "\x00": "NUL", "\x1b": "ESC"}
+    return f"U+{ord(c):04X} ({nomes.get(c) or unicodedata.name(c, 'controle')})"
+
+
+def controles(texto: str, saida=False) -> list[str]:
+    """Os caracteres de controle proibidos num texto, nomeados ("U+0009 (TAB)")."""
+    padrao = _CONTROLE_SAIDA if saida else _CONTROLE_COLADO
+    return sorted({_nome_controle(c) for c in padrao.findall(texto)})
+
+
+def _problemas_do_glue(chave: str, data: dict) -> list[str]:
+    achados = []
+    for mime in ("text/latex", "text/markdown", "text/html"):
+        if mime in data:
+            bruto = texto(data[mime])
+            achados += controles(bruto)
+            if mime == "text/latex":
+                achados += ["\\n seguido de um comando LaTeX (um \\neq, \\nabla... sem r\"\")"
+                            for _ in _LATEX_PERDIDO.findall(bruto)[:1]]
+    valor = valor_glue(data)
+    achados += controles(valor)
+    if not achados:
+        return []
+    return [f"{chave}: caractere de controle no valor colado: {', '.join(sorted(set(achados)))} "
+            f"em {curto(repr(valor), 80)} (use uma string r\"...\" no LaTeX)"]
+
+
+def _saidas(outputs: list) -> list:
+    """As saídas de uma célula, com pedaços seguidos do mesmo stream juntados: sob carga o kernel
+    pode mandar um print em dois pedaços, e a razão não pode depender disso."""
+    res = []
+    for out in outputs:
+        ant = res[-1] if res else {}
+        if (out.get("output_type") == "stream" and ant.get("output_type") == "stream"
+                and ant.get("name") == out.get("name")):
+            res[-1] = dict(ant, text=texto(ant.get("text", "")) + texto(out.get("text", "")))
+        else:
+            res.append(out)
+    return res
+
+
+def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
+    """Um notebook executado (dict) e seus glue -> ({chave: valor}, [avisos], [problemas])."""
+    itens, avisos, problemas, fora, constantes = {}, [], [], [], []
+    varredor = Varredor()
+    n_codigo = 0
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        n_codigo += 1
+        tags = tags_da_celula(cell)
+        chaves = chaves_glue_no_codigo(texto(cell.get("source", "")), varredor)
+        if TAG_FORA in tags:
+            fora += chaves
+            continue
+        constante = TAG_CONSTANTE in tags
+        if constante:
+            constantes += chaves
+        if tags & TAGS_INVISIVEIS:
+            continue
+        for j, out in enumerate(_saidas(cell.get("outputs", [])), 1):
+            v = valor_saida(out)
+            if v is None or v == "":
+                continue
+            chave = f"celula:{n_codigo:02d}.{j}"
+            if any(p.search(v) for p in VOLATEIS):
+                avisos.append(f"{chave}: saída volátil pulada (marque a célula com `{TAG_FORA}`)")
+                continue
+            ruins = controles(v, saida=True)
+            if ruins:
+                problemas.append(f"{chave}: caractere de controle na saída: {', '.join(ruins)}")
+            if not constante:
+                problemas += _problemas_de_residuo(chave, v)
+            itens[chave] = floats_curtos(v)
+    for chave, out in glue.items():
+        if any(re.fullmatch(p, chave) for p in fora):
+            continue
+        data = out.get("data", {})
+        problemas += _problemas_do_glue(chave, data)
+        itens[chave] = valor_glue(data)
+        if not any(re.fullmatch(p, chave) for p in constantes):
+            problemas += _problemas_de_residuo(chave, itens[chave])
+    return itens, avisos, problemas
+
+
+def itens_dos_widgets(h: str) -> tuple[dict, list]:
+    """O HTML de uma página (ou só dos seus widgets) -> ({chave: texto visível}, [problemas])."""
+    itens = widgets_no_html(h)
+    return itens, [p for chave, v in itens.items() for p in _problemas_de_residuo(chave, v)]
+
+
+def curto(s: str, n=140) -> str:
+    """Um valor numa linha só (⏎ no lugar da quebra, caractere de controle visível), cortado em n."""
+    s = s.replace("\n", " ⏎ ")
+    s = _CONTROLE_COLADO.sub(lambda m: f"\\x{ord(m.group()):02x}", s)   # um TAB fica visível
+    return s if len(s) <= n else s[: n - 1] + "…"

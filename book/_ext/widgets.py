@@ -34,10 +34,10 @@ class WidgetDirective(Directive):
                 line=self.lineno)
             return [erro]
         doc = self.state.document
-        contagem = getattr(doc, "livro_widgets", 0) + 1
-        doc.livro_widgets = contagem
-        inst = f"widget-{nome}" + (f"-{contagem}" if contagem > 1 else "")
-        html = widgets_api.widget_html(nome, inst)
+        vistos = getattr(doc, "livro_widgets", None) or {}     # quantos de cada nome já na página
+        vistos[nome] = vistos.get(nome, 0) + 1
+        doc.livro_widgets = vistos
+        html = widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vistos[nome]))
         return [nodes.raw("", html, format="html")]
 
 

@@ -100,6 +100,12 @@ def responder_json(texto):
     return json.dumps(responder(pedido), ensure_ascii=False)
 
 
+def id_do_widget(nome, vez=1):
+    """O id do contêiner de um widget na página: `widget-NOME`, e `widget-NOME-2` para o 2º widget
+    com o mesmo nome na mesma página (a diretiva do build, a trava rápida e dev/mutacoes.py)."""
+    return f"widget-{nome}" + (f"-{vez}" if vez > 1 else "")
+
+
 def widget_html(nome, inst):
     """O widget inteiro como a página o mostra no build (controles + números)."""
     if nome not in WIDGETS:

@@ -1,0 +1,58 @@
+"""O id de cada widget na página sai de um lugar só: livro.widgets.api.id_do_widget.
+
+A diretiva do build (book/_ext/widgets.py), a trava rápida (book/_ext/rapido.py) e
+dev/mutacoes.py contam os widgets da página do mesmo jeito (por nome) e chamam essa função.
+"""
+import re
+
+from docutils.core import publish_doctree
+from docutils.parsers.rst import directives
+
+from livro.widgets import api
+from livro_ext import razao_codigo, razao_texto
+from livro_ext.widgets import WidgetDirective
+
+from conftest import RAIZ
+
+FONTE = """Texto.
+
+```{widget} tokens
+```
+
+:::{widget} embeddings
+:::
+
+```{widget} tokens
+```
+"""
+
+
+def test_id_e_chave_do_widget():
+    assert api.id_do_widget("tokens") == "widget-tokens"
+    assert api.id_do_widget("tokens", 2) == "widget-tokens-2"
+    assert razao_texto.chave_do_widget("tokens", 2) == "widget:tokens-2"
+
+
+def test_widgets_no_fonte_conta_por_nome():
+    assert razao_codigo.widgets_no_fonte(FONTE) == [
+        (2, "tokens", 1, "```"), (5, "embeddings", 1, ":::"), (8, "tokens", 2, "```")]
+
+
+def test_a_diretiva_da_os_mesmos_ids_que_a_trava_rapida():
+    directives.register_directive("widget", WidgetDirective)
+    doc = publish_doctree(".. widget:: tokens\n\n.. widget:: embeddings\n\n.. widget:: tokens\n",
+                          settings_overrides={"report_level": 5})
+    ids = [re.search(r'class="livro-widget"[^>]* id="([^"]+)"', n.astext()).group(1)
+           for n in doc.findall(lambda n: n.tagname == "raw")]
+    rapida = [api.id_do_widget(nome, vez) for _, nome, vez, _ in razao_codigo.widgets_no_fonte(FONTE)]
+    assert ids == rapida == ["widget-tokens", "widget-embeddings", "widget-tokens-2"]
+
+
+def test_o_id_so_e_montado_em_livro_widgets_api():
+    achados = []
+    for pasta in ("book/_ext", "dev", "lab"):
+        for arq in sorted((RAIZ / pasta).rglob("*.py")):
+            for n, ln in enumerate(arq.read_text(encoding="utf-8").splitlines(), 1):
+                if re.search(r"""f["']widget-\{""", ln):
+                    achados.append(f"{arq.relative_to(RAIZ)}:{n}")
+    assert [a.split(":")[0] for a in achados] == ["lab/livro/widgets/api.py"], achados
