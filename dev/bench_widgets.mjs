@@ -26,7 +26,7 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { servir } from "../tests/navegador/servidor.mjs";
-import { launch, bloquearRede } from "../tests/navegador/chromium.mjs";
+import { launch, bloquearRede, rolarAte } from "../tests/navegador/chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -126,7 +126,7 @@ async function carregar(ctx, url, modo = "visivel", nome = null) {
   if (modo !== "visivel") await pg.addInitScript((m) => { globalThis.LIVRO_WIDGETS = { modo: m }; }, modo);
   await pg.goto(url);
   const w = pg.locator(nome ? `.livro-widget[data-widget="${nome}"]` : ".livro-widget").first();
-  await w.scrollIntoViewIfNeeded();
+  await rolarAte(w);
   return { pg, w };
 }
 
@@ -197,7 +197,7 @@ async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = 
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
   await pg.goto(srv.url + pagina);
-  await pg.locator(".livro-widget").first().scrollIntoViewIfNeeded();
+  await rolarAte(pg.locator(".livro-widget").first());
   await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
     { timeout: ESPERA });
   if (esperarBytecode) {
@@ -269,7 +269,7 @@ try {
       morno ??= m;
       for (const widget of new Set(widgets)) {
         const wl = pg.locator(`.livro-widget[data-widget="${widget}"]`).first();
-        await wl.scrollIntoViewIfNeeded();
+        await rolarAte(wl);
         const r = await respostas(pg, wl, widget);
         if (!porWidget.has(widget)) porWidget.set(widget, []);
         porWidget.get(widget).push(r);

@@ -235,6 +235,28 @@ def test_bloco_do_brinquedo(acao):
         assert [ln[1:] for ln in t] == [[celula(v) for v in ln] for ln in esperado[chave]], chave
 
 
+def test_bloco_guardado_responde_como_calculado_agora():
+    """As peças guardadas do widget do bloco (uma por grade): ir a outra grade e voltar dá o mesmo
+    HTML que calcular do zero, e cada grade mostra as suas próprias matrizes."""
+    from livro.widgets import passos
+
+    def grade(x):
+        return {f"x{i}{j}": str(x[i - 1][j - 1]).replace(".", ",") for i in range(1, 4) for j in range(1, b.d + 1)}
+
+    outra = [b.MINI_X[0], b.MINI_X[1], [2, -1, 0, 1]]
+    passos._PECAS_BLOCO.clear()
+    fresca = _resp("bloco", grade(b.MINI_X), "tudo")["html"]
+    de_outra = _resp("bloco", grade(outra), "tudo")["html"]
+    assert de_outra != fresca
+    assert _resp("bloco", grade(b.MINI_X), "tudo")["html"] == fresca
+    y = _tabelas(de_outra, "lw-matriz")[-1]
+    assert [ln[1:] for ln in y] == [[celula(v) for v in ln] for ln in b.mini_bloco(outra, True)["y"]]
+    for k in range(passos.MAX_PECAS_BLOCO + 3):    # o guardado tem limite
+        _resp("bloco", grade([b.MINI_X[0], b.MINI_X[1], [k, -1, 0, 1]]), "tudo")
+    assert len(passos._PECAS_BLOCO) <= passos.MAX_PECAS_BLOCO
+    assert _resp("bloco", grade(b.MINI_X), "tudo")["html"] == fresca
+
+
 # ---------------------------------------------------------------------------
 # Desde 2017 e escala (lab/arquitetura.py)
 # ---------------------------------------------------------------------------

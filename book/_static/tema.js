@@ -209,12 +209,29 @@
   };
   let espera = null;
   const depois = () => { clearTimeout(espera); espera = setTimeout(marcar, 250); };
+  // Os widgets reescrevem a saída: mede-se de novo só o widget que mudou (medir a página inteira
+  // a cada resposta seria uma tarefa longa no meio das respostas seguintes).
+  const mudados = new Set();
+  let esperaWidget = null;
+  const medirMudados = () => {
+    for (const w of mudados) marcarEm(w);
+    mudados.clear();
+  };
   const comecar = () => {
     marcar();
     window.addEventListener("resize", depois);
-    // os widgets reescrevem a saída
     const artigo = document.querySelector(".bd-article");
-    if (artigo) new MutationObserver(depois).observe(artigo, { childList: true, subtree: true });
+    if (!artigo) return;
+    new MutationObserver((registros) => {
+      for (const r of registros) {
+        const no = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
+        const w = no && no.closest(".livro-widget");
+        if (w) mudados.add(w);
+      }
+      if (!mudados.size) return;
+      clearTimeout(esperaWidget);
+      esperaWidget = setTimeout(medirMudados, 250);
+    }).observe(artigo, { childList: true, subtree: true });
   };
   if (document.readyState === "complete") comecar();
   else window.addEventListener("load", comecar);

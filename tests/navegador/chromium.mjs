@@ -18,3 +18,20 @@ export async function bloquearRede(contexto, bloqueados = []) {
     (rota) => { bloqueados.push(rota.request().url()); return rota.abort(); });
   return bloqueados;
 }
+
+// Rola até o elemento (um locator), como o leitor rolaria. Dentro de uma seção ainda sem
+// desenho (content-visibility: auto, no livro.css), o Chromium calcula a rolagem com a altura
+// provisória da seção; desenhada a seção, a rolagem seguinte acerta. Rola até o elemento estar
+// na tela (no máximo 10 vezes).
+export async function rolarAte(loc) {
+  await loc.evaluate(async (el) => {
+    const quadro = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+    for (let i = 0; i < 10; i++) {
+      el.scrollIntoView({ block: "center" });
+      await quadro();
+      await quadro();
+      const r = el.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < innerHeight) return;
+    }
+  });
+}

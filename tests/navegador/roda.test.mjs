@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
+import { launch, bloquearRede, rolarAte } from "./chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
@@ -52,7 +52,7 @@ test("o worker instala a roda do livro com loadPackage, do lock do site, e nada 
     await bloquearRede(ctx, bloqueados);
     const pg = await ctx.newPage();
     await pg.goto(servidor.url + pagina);
-    await pg.locator(".livro-widget").first().scrollIntoViewIfNeeded();
+    await rolarAte(pg.locator(".livro-widget").first());
     await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
       { timeout: ESPERA });
     assert.equal(await pg.evaluate(() => globalThis.livroWidgets.estado()), "pronto",

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
+import { launch, bloquearRede, rolarAte } from "./chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
@@ -105,7 +105,7 @@ async function abrir(nome, { ctx = contexto, srv = servidor } = {}) {
 }
 
 async function pronto(pg, w) {
-  await w.scrollIntoViewIfNeeded();
+  await rolarAte(w);
   await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
     { timeout: ESPERA });
   assert.equal(await w.locator(".lw-status").getAttribute("data-tipo"), "pronto",
@@ -154,7 +154,7 @@ async function fotos(pg, w, nome) {
     await pg.setViewportSize({ width: largura, height: Math.ceil(h) + 200 });
   };
   await alta(1280);
-  await w.scrollIntoViewIfNeeded();
+  await rolarAte(w);
   await w.screenshot({ path: join(FOTOS, `${nome}-desktop.png`) });
   await alta(390);
   // Depois de estreitar a janela, o Chromium pode deixar um contêiner rolado de lado.
@@ -162,7 +162,7 @@ async function fotos(pg, w, nome) {
     document.activeElement?.blur();
     for (const e of document.querySelectorAll("*")) if (e.scrollLeft) e.scrollLeft = 0;
   });
-  await w.scrollIntoViewIfNeeded();
+  await rolarAte(w);
   await w.screenshot({ path: join(FOTOS, `${nome}-celular.png`) });
   const larguraExtra = await pg.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(larguraExtra <= 1, `${nome}: a página rola de lado no celular (${larguraExtra} px)`);
@@ -447,7 +447,7 @@ test("rede que para: desiste depois do tempo sem bytes e diz por quê", async ()
     await bloquearRede(ctx, bloqueados);
     await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { paradoMs: 3000 }; });
     const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
-    await w.scrollIntoViewIfNeeded();
+    await rolarAte(w);
     await pg.waitForFunction(() => globalThis.livroWidgets?.estado() === "falhou", null, { timeout: 30_000 });
     const status = await w.locator(".lw-status").textContent();
     assert.match(status, /A rede parou: nenhum byte em 3 s/);
@@ -470,7 +470,7 @@ test("rede lenta (200 KB/s): mostra o progresso e não desiste enquanto os bytes
   try {
     await bloquearRede(ctx, bloqueados);
     const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
-    await w.scrollIntoViewIfNeeded();
+    await rolarAte(w);
     await pg.waitForFunction(() => /MiB \(\d+%\)/.test(document.querySelector(".lw-status").textContent),
       null, { timeout: 20_000 });
     await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
@@ -495,7 +495,7 @@ test("recarregar no meio da carga continua do que já chegou (Cache API)", async
   try {
     await bloquearRede(ctx, bloqueados);
     const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
-    await w.scrollIntoViewIfNeeded();
+    await rolarAte(w);
     // Espera metade chegar e recarrega.
     await pg.waitForFunction(() => {
       const p = globalThis.livroWidgets?.medidas.progresso.at(-1);
@@ -507,7 +507,7 @@ test("recarregar no meio da carga continua do que já chegou (Cache API)", async
     const runtime = () => srv.enviados.lista.filter((r) => r.inicio > recarga && r.caminho.startsWith("/_static/pyodide/"))
       .reduce((s, r) => s + r.bytes, 0);
     await pg.reload();
-    await pg.locator(".livro-widget").first().scrollIntoViewIfNeeded();
+    await rolarAte(pg.locator(".livro-widget").first());
     await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
       { timeout: 120_000 });
     assert.equal(await pg.evaluate(() => globalThis.livroWidgets.estado()), "pronto");
@@ -545,4 +545,34 @@ test("segunda página: o runtime vem do cache e o Python, do bytecode guardado",
   } finally {
     await ctx.close();
   }
+});
+
+test("widget longe da tela: o Python só carrega quando o widget aparece (mesmo numa seção ainda sem desenho)", async () => {
+  // Cache vazio: sem runtime guardado, a página não pode baixar 4 MB por um widget que o
+  // leitor ainda não viu. Vale para toda página cujo widget começa longe da primeira tela.
+  let longe = 0;
+  const umaPorPagina = new Map([...paginas.entries()].reverse().map(([nome, pagina]) => [pagina, nome]));
+  for (const [pagina, nome] of umaPorPagina) {
+    const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      await bloquearRede(ctx, bloqueados);
+      const pyodide = [];
+      ctx.on("request", (r) => { if (r.url().includes("/_static/pyodide/")) pyodide.push(r.url()); });
+      const pg = await ctx.newPage();
+      await pg.goto(servidor.url + pagina);
+      await pg.waitForTimeout(1500);
+      const w = pg.locator(`.livro-widget[data-widget="${nome}"]`).first();
+      // longe: além da tela e da margem em que o Python começa (300 px), com folga
+      const topo = await w.evaluate((el) => el.getBoundingClientRect().top - innerHeight - 600);
+      if (topo <= 0) continue;
+      longe++;
+      assert.equal(await pg.evaluate(() => globalThis.livroWidgets.estado()), "parado", `${pagina}: começou sem o widget na tela`);
+      assert.deepEqual(pyodide, [], `${pagina}: baixou o Pyodide sem o widget na tela`);
+      await rolarAte(w);
+      await pg.waitForFunction(() => globalThis.livroWidgets.estado() === "pronto", null, { timeout: ESPERA });
+    } finally {
+      await ctx.close();
+    }
+  }
+  assert.ok(longe >= 3, `só ${longe} páginas com o widget longe do topo: o teste não prova nada`);
 });

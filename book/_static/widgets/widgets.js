@@ -203,8 +203,8 @@ function iniciar() {
     widgets: [...new Set(widgets.map((w) => w.dataset.widget))] });
 }
 
-// O que o observador vê: o widget, ou a seção mais de fora que não é desenhada enquanto está
-// longe da tela (content-visibility, no livro.css). Dentro dela, o widget nunca "aparece".
+// O widget, ou a seção mais de fora que não é desenhada enquanto está longe da tela
+// (content-visibility, no livro.css): dentro dela, antes do desenho, o widget nunca "aparece".
 function alvo(w) {
   let a = w;
   for (let p = w.parentElement; p; p = p.parentElement) {
@@ -256,7 +256,20 @@ if (location.protocol === "file:") {
         iniciar();
       }
     }, { rootMargin: CFG.margem });
-    widgets.forEach((w) => obs.observe(alvo(w)));
+    // Um widget numa seção ainda sem desenho só é observado quando a seção chega à tela (e é
+    // desenhada): o Python carrega quando o próprio widget aparece, não a seção inteira.
+    const secoes = new IntersectionObserver((entradas) => {
+      for (const e of entradas) {
+        if (!e.isIntersecting) continue;
+        secoes.unobserve(e.target);
+        for (const w of widgets) if (alvo(w) === e.target) obs.observe(w);
+      }
+    });
+    for (const w of widgets) {
+      const a = alvo(w);
+      if (a === w) obs.observe(w);
+      else secoes.observe(a);
+    }
   }
   // Runtime já guardado por outra página: começa já, enquanto a página ainda se desenha. Não
   // custa rede, e o Python inicia no worker, fora da thread da página.

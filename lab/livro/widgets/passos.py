@@ -274,37 +274,18 @@ def _dif_max(M1, M2, linhas=None):
     return max(abs(p - q) for i in linhas for p, q in zip(M1[i], M2[i]) if p != -math.inf and q != -math.inf)
 
 
-def _bloco(c, acao, inst):
-    c = dict(c)
-    passo = ler_inteiro(c.get("passo") or "1", "o passo", 1, len(PASSOS_BLOCO))
-    if acao == "avancar":
-        passo = min(len(PASSOS_BLOCO), passo + 1)
-    elif acao == "voltar":
-        passo = max(1, passo - 1)
-    elif acao == "tudo":
-        passo = len(PASSOS_BLOCO)
-    elif acao == "recomecar":
-        passo = 1
-    elif acao and acao.startswith("caso:"):
-        nome = acao[5:]
-        if nome not in CASOS_BLOCO:
-            raise ErroEntrada(f"Caso desconhecido: {nome}.")
-        x_caso, at_caso = CASOS_BLOCO[nome]
-        c.update(_grade(x_caso), com_atencao=at_caso, caso=nome)
-        passo = len(PASSOS_BLOCO)
-    c["passo"] = str(passo)
-    x = [[ler_num(c.get(f"x{i}{j}"), f"x{subscrito(i)}{subscrito(j)} (linha {i}, coluna {j})")
-          for j in range(1, b.d + 1)] for i in range(1, N_MINI + 1)]
-    com = ligado(c.get("com_atencao"))
-    # O caso só vale enquanto a grade e a marca forem as dele.
-    caso = c.get("caso") or ""
-    if caso in CASOS_BLOCO:
-        xc, ac = CASOS_BLOCO[caso]
-        if _grade(xc) != _grade(x) or ac != com:
-            caso = ""
-    else:
-        caso = ""
-    c["caso"] = caso
+# As matrizes e as legendas de uma grade x (com ou sem atenção), guardadas: avançar e voltar
+# só mudam a linha em destaque, e refazer as contas e o HTML a cada clique era quase todo o
+# tempo da resposta. A chave é o texto exato de cada número (repr separa -0.0 de 0.0).
+_PECAS_BLOCO = {}
+MAX_PECAS_BLOCO = 16
+
+
+def _bloco_pecas(x, com):
+    """(resultado de b.mini_bloco, {etapa: (título, HTML, legenda)}) para a grade x."""
+    chave = (tuple(tuple(repr(v) for v in linha) for linha in x), com)
+    if chave in _PECAS_BLOCO:
+        return _PECAS_BLOCO[chave]
     r = b.mini_bloco(x, com)
     base, base_txt = _base_bloco()
     r_txt = {k: formata(r[k]) for k in MATRIZES_BLOCO}
@@ -349,6 +330,45 @@ def _bloco(c, acao, inst):
               f"y{subscrito(3)} = h{subscrito(3)} + m{subscrito(3)} = {ver(r['y'])}; "
               f"o primeiro número, <strong>y{subscrito(31)} = {num(r['y'][i3][0])}</strong>"),
     }
+    if len(_PECAS_BLOCO) >= MAX_PECAS_BLOCO:
+        _PECAS_BLOCO.pop(next(iter(_PECAS_BLOCO)))
+    _PECAS_BLOCO[chave] = (r, legendas)
+    return r, legendas
+
+
+def _bloco(c, acao, inst):
+    c = dict(c)
+    passo = ler_inteiro(c.get("passo") or "1", "o passo", 1, len(PASSOS_BLOCO))
+    if acao == "avancar":
+        passo = min(len(PASSOS_BLOCO), passo + 1)
+    elif acao == "voltar":
+        passo = max(1, passo - 1)
+    elif acao == "tudo":
+        passo = len(PASSOS_BLOCO)
+    elif acao == "recomecar":
+        passo = 1
+    elif acao and acao.startswith("caso:"):
+        nome = acao[5:]
+        if nome not in CASOS_BLOCO:
+            raise ErroEntrada(f"Caso desconhecido: {nome}.")
+        x_caso, at_caso = CASOS_BLOCO[nome]
+        c.update(_grade(x_caso), com_atencao=at_caso, caso=nome)
+        passo = len(PASSOS_BLOCO)
+    c["passo"] = str(passo)
+    x = [[ler_num(c.get(f"x{i}{j}"), f"x{subscrito(i)}{subscrito(j)} (linha {i}, coluna {j})")
+          for j in range(1, b.d + 1)] for i in range(1, N_MINI + 1)]
+    com = ligado(c.get("com_atencao"))
+    # O caso só vale enquanto a grade e a marca forem as dele.
+    caso = c.get("caso") or ""
+    if caso in CASOS_BLOCO:
+        xc, ac = CASOS_BLOCO[caso]
+        if _grade(xc) != _grade(x) or ac != com:
+            caso = ""
+    else:
+        caso = ""
+    c["caso"] = caso
+    r, legendas = _bloco_pecas(x, com)
+    base, _ = _base_bloco()
     out = ['<ol class="lw-passos">']
     for k, chave in enumerate(PASSOS_BLOCO, start=1):
         titulo, corpo, leg = legendas[chave]
