@@ -208,9 +208,6 @@ async function iniciar(nomes) {
     marca("imports");
     // Aquece cada widget da página uma vez: a primeira resposta ao leitor já sai rápida.
     for (const nome of nomes) responder(JSON.stringify({ widget: nome }));
-    // O que já existe vai para a geração permanente do coletor de lixo: as coletas que as
-    // respostas disparam não percorrem de novo os módulos e o cache, e não há pausas longas.
-    py.runPython("import gc; gc.collect(); gc.freeze()");
     marca("aquecido");
     const formato = py.pyimport(m.modulos.formato);
     const segundos = formato.num((performance.now() - t0) / 1000, 1);
