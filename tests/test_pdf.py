@@ -173,3 +173,16 @@ def test_matematica_desenhada_e_hifenizacao(pdf, capitulos):
     quebras = re.findall(r"(\S*)\u00ad?\u2010\n(\S*)", tudo)
     assert len(quebras) > 100
     assert not [q for q in quebras if q[0][-1:].isdigit() and q[1][:1].isdigit()]
+
+
+def test_formulas_com_as_fontes_do_mathjax(build, pdf):
+    """As fórmulas desenhadas no build vão ao papel com a folha de estilo do MathJax (as fontes
+    TeX, que o PDF embute como Type 3): sem ela, o Chromium as escrevia em DejaVu, com o que o
+    MathJax posicionou fora do lugar ("çã" antes do P em $P[\\text{posição}]$)."""
+    pagina = (build / "singlehtml" / "livro_pdf.html").read_text(encoding="utf-8")
+    assert 'id="MJX-CHTML-styles"' in pagina
+    fontes = re.findall(r'url\("(_static/matematica/woff-v2/[^"]+)"\)', pagina)
+    assert any("MathJax_Main-Regular" in f for f in fontes), fontes[:5]
+    assert all((build / "singlehtml" / f).exists() for f in fontes)
+    tabela = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert "Type 3" in tabela, tabela

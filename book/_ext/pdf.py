@@ -260,7 +260,11 @@ def montar(site: str | None = None) -> Path:
     for s in cabeca.find_all("script"):
         if s.get("src", "").find("mathjax/") >= 0 or "window.MathJax" in (s.string or ""):
             mathjax.append(str(s).replace('src="../_static/', 'src="_static/'))
-    # sem MathJax (a matemática já vem desenhada do build), a impressão não espera por ele
+    # sem MathJax (a matemática já vem desenhada do build), a impressão não espera por ele; mas
+    # as fórmulas desenhadas precisam da folha de estilo do MathJax (as fontes TeX): sem ela, o
+    # Chromium as escreve com outra fonte, e o que o MathJax posicionou sai torto
+    for st in cabeca.find_all("style", id="MJX-CHTML-styles"):
+        mathjax.append(str(st).replace('url("../_static/', 'url("_static/'))
 
     titulo_livro = (doc.title.string or "").split("—")[0].strip() if doc.title else ""
     capa = _capa(titulo_livro, site)
