@@ -161,30 +161,36 @@ def _roda_pagina(md: str) -> dict:
         return {"erro": erro}
 
 
-class BuscaBrinquedo:
-    """Com --brinquedo: `livro.brinquedo` vem do arquivo de LIVRO_BRINQUEDO (um buscador de módulo
-    só para esse nome, à frente dos outros). O import continua preguiçoso: um brinquedo que
-    quebra quebra na célula que o importa, como quebraria no build."""
+def troca_brinquedo(arquivo: str):
+    """Com --brinquedo: `livro.brinquedo` passa a ser o módulo de `arquivo` (em sys.modules, antes
+    de a página importá-lo). Um brinquedo que quebra ao carregar quebra na célula que o usa, com
+    o erro dele, como quebraria no build."""
+    import importlib.util
+    import types
 
-    @staticmethod
-    def find_spec(nome, caminho=None, alvo=None):
-        if nome == "livro.brinquedo":
-            import importlib.util
+    spec = importlib.util.spec_from_file_location("livro.brinquedo", arquivo)
+    modulo = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(modulo)
+    except Exception as e:  # o erro do brinquedo, seja qual for, vai para a página
+        erro = e
 
-            return importlib.util.spec_from_file_location(nome, os.environ["LIVRO_BRINQUEDO"])
-        return None
+        class Quebrado(types.ModuleType):
+            def __getattr__(self, nome):
+                if nome.startswith("__"):
+                    raise AttributeError(nome)
+                raise RuntimeError(f"o brinquedo {arquivo} não carregou: {erro!r}") from erro
 
-    @classmethod
-    def instala(cls):
-        if cls not in sys.meta_path:
-            sys.meta_path.insert(0, cls)
+        modulo = Quebrado("livro.brinquedo")
+    sys.modules["livro.brinquedo"] = modulo
 
 
-# O kernel de cada página recebe o buscador por este sitecustomize.py, que `executar` grava numa
-# pasta temporária e põe à frente no PYTHONPATH do ambiente que o kernel herda.
-SITECUSTOMIZE = ('"""Gerado por livro_ext.rapido (--brinquedo)."""\n'
-                 "from livro_ext.rapido import BuscaBrinquedo\n\n"
-                 "BuscaBrinquedo.instala()\n")
+# O kernel de cada página faz a troca num arquivo de início do IPython (profile_default/startup),
+# numa IPYTHONDIR temporária que `executar` grava e que o kernel herda pelo ambiente.
+INICIO_KERNEL = ('"""Gerado por livro_ext.rapido (--brinquedo)."""\n'
+                 "import os\n\n"
+                 "from livro_ext.rapido import troca_brinquedo\n\n"
+                 'troca_brinquedo(os.environ["LIVRO_BRINQUEDO"])\n')
 
 
 def _prepara(env: dict, stderr: str):
@@ -194,7 +200,7 @@ def _prepara(env: dict, stderr: str):
     global _STDERR
     os.environ.update(env)
     if env.get("LIVRO_BRINQUEDO"):
-        BuscaBrinquedo.instala()
+        troca_brinquedo(env["LIVRO_BRINQUEDO"])
     _STDERR = f"{stderr}-{os.getpid()}.log"
     os.dup2(os.open(_STDERR, os.O_WRONLY | os.O_CREAT | os.O_APPEND), 2)
 
@@ -212,7 +218,7 @@ def executar(mds, brinquedo=None, trabalhadores=None, fios=None) -> dict:
 
     Um processo de trabalho por núcleo (novos, sem nada herdado de quem chama) pega as páginas
     uma a uma; cada página roda num kernel novo, como no build.
-    brinquedo: um arquivo no lugar de lab/livro/brinquedo.py (ver BuscaBrinquedo).
+    brinquedo: um arquivo no lugar de lab/livro/brinquedo.py (ver troca_brinquedo).
     fios: quantas threads o BLAS e o torch usam (None: o padrão da máquina). O kernel herda
     o ambiente, e o torch lê OMP_NUM_THREADS ao carregar (a célula CONSULTA confere)."""
     import multiprocessing
@@ -228,9 +234,10 @@ def executar(mds, brinquedo=None, trabalhadores=None, fios=None) -> dict:
     res = {}
     with tempfile.TemporaryDirectory(prefix="rapido-") as tmp:
         if brinquedo:
-            (Path(tmp) / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
-            caminho = [tmp] + [c for c in [os.environ.get("PYTHONPATH")] if c]
-            env.update(PYTHONPATH=os.pathsep.join(caminho), LIVRO_BRINQUEDO=str(Path(brinquedo).resolve()))
+            inicio = Path(tmp) / "ipython" / "profile_default" / "startup"
+            inicio.mkdir(parents=True)
+            (inicio / "00-brinquedo.py").write_text(INICIO_KERNEL, encoding="utf-8")
+            env.update(IPYTHONDIR=str(Path(tmp) / "ipython"), LIVRO_BRINQUEDO=str(Path(brinquedo).resolve()))
         with cf.ProcessPoolExecutor(trabalhadores, mp_context=multiprocessing.get_context("spawn"),
                                     initializer=_prepara, initargs=(env, f"{tmp}/stderr")) as ex:
             futuros = {md: ex.submit(_roda_pagina, str(md)) for md in ordem}
