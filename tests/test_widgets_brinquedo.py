@@ -244,7 +244,7 @@ def test_bloco_guardado_responde_como_calculado_agora():
         return {f"x{i}{j}": str(x[i - 1][j - 1]).replace(".", ",") for i in range(1, 4) for j in range(1, b.d + 1)}
 
     outra = [b.MINI_X[0], b.MINI_X[1], [2, -1, 0, 1]]
-    passos._PECAS_BLOCO.clear()
+    passos._bloco_pecas_do_texto.cache_clear()
     fresca = _resp("bloco", grade(b.MINI_X), "tudo")["html"]
     de_outra = _resp("bloco", grade(outra), "tudo")["html"]
     assert de_outra != fresca
@@ -253,7 +253,7 @@ def test_bloco_guardado_responde_como_calculado_agora():
     assert [ln[1:] for ln in y] == [[celula(v) for v in ln] for ln in b.mini_bloco(outra, True)["y"]]
     for k in range(passos.MAX_PECAS_BLOCO + 3):    # o guardado tem limite
         _resp("bloco", grade([b.MINI_X[0], b.MINI_X[1], [k, -1, 0, 1]]), "tudo")
-    assert len(passos._PECAS_BLOCO) <= passos.MAX_PECAS_BLOCO
+    assert passos._bloco_pecas_do_texto.cache_info().currsize == passos.MAX_PECAS_BLOCO
     assert _resp("bloco", grade(b.MINI_X), "tudo")["html"] == fresca
 
 

@@ -1,4 +1,5 @@
 """Os widgets dos passos 1 a 5: tokens, embeddings, LN e Q/K/V, máscaras, o bloco."""
+import functools
 import math
 
 from livro import brinquedo as b
@@ -274,18 +275,21 @@ def _dif_max(M1, M2, linhas=None):
     return max(abs(p - q) for i in linhas for p, q in zip(M1[i], M2[i]) if p != -math.inf and q != -math.inf)
 
 
-# As matrizes e as legendas de uma grade x (com ou sem atenção), guardadas: avançar e voltar
-# só mudam a linha em destaque, e refazer as contas e o HTML a cada clique era quase todo o
-# tempo da resposta. A chave é o texto exato de cada número (repr separa -0.0 de 0.0).
-_PECAS_BLOCO = {}
+# As matrizes e as legendas de uma grade x (com ou sem atenção), guardadas para as últimas
+# MAX_PECAS_BLOCO grades: avançar e voltar só mudam a linha em destaque, e refazer as contas e o
+# HTML a cada clique era quase todo o tempo da resposta. A chave é o texto exato de cada número
+# (repr separa -0.0 de 0.0, e float(repr(v)) == v).
 MAX_PECAS_BLOCO = 16
 
 
 def _bloco_pecas(x, com):
     """(resultado de b.mini_bloco, {etapa: (título, HTML, legenda)}) para a grade x."""
-    chave = (tuple(tuple(repr(v) for v in linha) for linha in x), com)
-    if chave in _PECAS_BLOCO:
-        return _PECAS_BLOCO[chave]
+    return _bloco_pecas_do_texto(tuple(tuple(repr(v) for v in linha) for linha in x), com)
+
+
+@functools.lru_cache(maxsize=MAX_PECAS_BLOCO)
+def _bloco_pecas_do_texto(x_txt, com):
+    x = [[float(v) for v in linha] for linha in x_txt]
     r = b.mini_bloco(x, com)
     base, base_txt = _base_bloco()
     r_txt = {k: formata(r[k]) for k in MATRIZES_BLOCO}
@@ -330,9 +334,6 @@ def _bloco_pecas(x, com):
               f"y{subscrito(3)} = h{subscrito(3)} + m{subscrito(3)} = {ver(r['y'])}; "
               f"o primeiro número, <strong>y{subscrito(31)} = {num(r['y'][i3][0])}</strong>"),
     }
-    if len(_PECAS_BLOCO) >= MAX_PECAS_BLOCO:
-        _PECAS_BLOCO.pop(next(iter(_PECAS_BLOCO)))
-    _PECAS_BLOCO[chave] = (r, legendas)
     return r, legendas
 
 
