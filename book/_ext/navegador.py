@@ -17,6 +17,7 @@ Os caminhos são relativos à pasta que contém o pacote (lab/), como no site-pa
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -66,10 +67,17 @@ def imports(codigo: str, modulo: str | None = None) -> set[str]:
     """Os módulos que um código importa, com o nome completo.
 
     `from livro import brinquedo` conta 'livro' e 'livro.brinquedo' (se for um módulo);
-    imports relativos se resolvem a partir de `modulo` (o nome de quem importa)."""
+    imports relativos se resolvem a partir de `modulo` (o nome de quem importa).
+    Guardado pelo texto (e pela pasta do pacote): cada página de novo percorre os mesmos
+    módulos de livro, e ler cada um com `ast` de novo custava ~1 s de CPU por build."""
+    return set(_imports(codigo, modulo, BASE))
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(codigo: str, modulo: str | None, _base: Path) -> frozenset[str]:
     arvore = _arvore(codigo)
     if arvore is None:
-        return set()
+        return frozenset()
     nomes = set()
     pacote = None
     if modulo:
@@ -91,7 +99,7 @@ def imports(codigo: str, modulo: str | None = None) -> set[str]:
                 sub = f"{base}.{a.name}"
                 if arquivo_do_modulo(sub):
                     nomes.add(sub)
-    return {n for n in nomes if n}
+    return frozenset(n for n in nomes if n)
 
 
 def fecho(inicio: set[str], codigos=()) -> tuple[dict[str, Path], dict[str, set[str]]]:

@@ -115,14 +115,31 @@ def escreve_roda(pasta: Path) -> Path:
     return _zip(pasta / f"{PACOTE}-{VERSAO}-py3-none-any.whl", arquivos, zipfile.ZIP_DEFLATED)
 
 
-def _pyodide(*args):
-    """Roda a CLI do pyodide-build (de .venv-pyodide); erro dela vira mensagem clara."""
+def _pyodide(*comandos):
+    """Roda comandos da CLI do pyodide-build (de .venv-pyodide) num processo só: cada partida
+    da CLI custa ~0,3 s de CPU. Cada comando é a lista de argumentos de um `pyodide ...`;
+    um que falha para tudo, com a mensagem dele."""
     if not PYODIDE_CLI.exists():
         raise SystemExit(f"Falta o pyodide-build ({PYODIDE_CLI.relative_to(RAIZ)}): rode `make setup` "
                          "(precisa de Python 3.13; o `make book` já faz isso).")
-    r = subprocess.run([str(PYODIDE_CLI), *map(str, args)], capture_output=True, text=True)
+    comandos = [[str(a) for a in c] for c in comandos]
+    roteiro = ("import json, sys\n"
+               "from pyodide_cli.__main__ import main\n"
+               "for args in json.loads(sys.argv[1]):\n"
+               "    sys.argv = ['pyodide', *args]\n"
+               "    try:\n"
+               "        main()\n"
+               "    except SystemExit as e:\n"
+               "        if e.code:\n"
+               "            print('comando:', ' '.join(args), file=sys.stderr)\n"
+               "            raise\n")
+    with tempfile.TemporaryDirectory() as tmp:   # um arquivo: o pyodide-build lê __main__.__file__
+        script = Path(tmp) / "pyodide_varios.py"
+        script.write_text(roteiro, encoding="utf-8")
+        r = subprocess.run([str(PYODIDE_CLI.parent / "python"), str(script), json.dumps(comandos)],
+                           capture_output=True, text=True)
     if r.returncode:
-        raise SystemExit(f"`pyodide {' '.join(map(str, args))}` falhou:\n{r.stdout}{r.stderr}")
+        raise SystemExit(f"a CLI do pyodide-build falhou:\n{r.stdout}{r.stderr}")
 
 
 def _python_do_pyodide() -> str:
@@ -142,22 +159,20 @@ def roda_e_lock(pasta: Path) -> dict:
     if PYODIDE_CLI.exists() and r.stdout.strip() != alvo:
         raise SystemExit(f".venv-pyodide tem Python {r.stdout.strip()}, mas o Pyodide roda {alvo}: o bytecode "
                          "não serviria. Apague .venv-pyodide e rode `make setup`.")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp_std:
         tmp = Path(tmp)
         roda = escreve_roda(tmp)
         info = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
         (tmp / "base.json").write_text(json.dumps({"info": info, "packages": {}}), encoding="utf-8")
-        _pyodide("lockfile", "add-wheels", "--input", tmp / "base.json", "--output", tmp / "pyodide-lock.json",
-                 "--base-path", tmp, roda)
-        (tmp / "base.json").unlink()
-        _pyodide("py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp)
+        zip_ = stdlib_enxuta(Path(tmp_std) / "python_stdlib.zip")
+        _pyodide(["lockfile", "add-wheels", "--input", tmp / "base.json", "--output", tmp / "pyodide-lock.json",
+                  "--base-path", tmp, roda],
+                 ["py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp],
+                 ["py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_])
         lock = json.loads((tmp / "pyodide-lock.json").read_text(encoding="utf-8"))
         nome_roda = lock["packages"][PACOTE]["file_name"]
         shutil.copy2(tmp / nome_roda, pasta / nome_roda)
         shutil.copy2(tmp / "pyodide-lock.json", pasta / "pyodide-lock.json")
-    with tempfile.TemporaryDirectory() as tmp:
-        zip_ = stdlib_enxuta(Path(tmp) / "python_stdlib.zip")
-        _pyodide("py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_)
         shutil.copy2(zip_, pasta / "python_stdlib.zip")
     return {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json", "stdlib": pasta / "python_stdlib.zip"}
 

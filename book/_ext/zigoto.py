@@ -1,0 +1,324 @@
+"""Zigoto: no build, os kernels das páginas nascem de um processo que já importou o pesado.
+
+Cada página roda num kernel novo: nada de uma página passa para outra. Mas partir um kernel
+do zero custa uns 0,5 s de CPU (IPython, ipykernel, zmq), e a página que desenha uma figura
+paga mais uns 0,65 s de matplotlib. Em 13 páginas, isso é metade do CPU de um build limpo.
+
+O zigoto importa esses módulos uma vez. Para cada kernel, faz um `fork`: o filho é um
+processo novo, com os módulos já carregados e sem nenhum estado de outra página, e vira o
+kernel (o mesmo `launch_new_instance` do `python -m ipykernel_launcher`).
+
+As peças:
+- `ligar(app)` (no build): parte o zigoto, escreve um kernelspec `python3` numa pasta
+  temporária e põe a pasta na frente do JUPYTER_PATH; no fim do build, desliga o zigoto
+  (esperando por ele: o CPU dos kernels conta no do build) e apaga a pasta.
+- `python -P -m livro_ext.zigoto -f ARQUIVO` (o argv desse kernelspec): o lançador. Pede ao
+  zigoto um kernel, passa a ele a pasta, o ambiente e os descritores 0, 1 e 2, repassa os
+  sinais (interromper, terminar) e sai com o código do kernel. Se algo falhar antes do fork,
+  vira o kernel de sempre (`os.execv` do ipykernel_launcher), com um aviso.
+- `servidor(SOQUETE)`, partido pelo build com `python -c`: o zigoto.
+
+Só o build usa o zigoto. A trava rápida (`rapido.py`) parte kernels do zero, e o pytest
+exige a mesma razão dos dois: um kernel nascido do zigoto não pode mudar nenhum número.
+`LIVRO_ZIGOTO=0 make book` desliga o zigoto.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+import time
+
+VARIAVEL = "LIVRO_ZIGOTO"       # a pasta do zigoto (o lançador a lê no ambiente do kernel)
+DONO = "LIVRO_ZIGOTO_DONO"      # o pid do build: sem ele vivo, o zigoto sai
+# O que o zigoto importa antes de qualquer fork: o kernel inteiro e o que as páginas usam.
+# torch não (só o laboratório o usa, e as threads dele não atravessam um fork).
+PRECARGA = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython.display",
+            "myst_nb.ext.glue", "numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline")
+ESPERA_PARTIDA = 60.0           # s para o zigoto ficar pronto
+# O que o jupyter_client (e este módulo) põe no ambiente de cada kernel. Qualquer outra
+# diferença entre o ambiente do kernel pedido e o do zigoto (OPENBLAS_NUM_THREADS, MPLBACKEND...)
+# vale na hora de importar; então o zigoto recusa, e o kernel parte do zero.
+DO_KERNEL = {"JPY_PARENT_PID", "JPY_SESSION_NAME", "JUPYTER_PATH", "PYDEVD_DISABLE_FILE_VALIDATION", VARIAVEL}
+_LANCADOR = ("-m", "ipykernel_launcher")
+
+
+# ---------------------------------------------------------------- o build
+
+def ligar(app):
+    """builder-inited: parte o zigoto (filho do build) e faz do lançador o kernelspec `python3`.
+
+    O zigoto é filho do processo do Sphinx e espera cada kernel que cria: o CPU dos kernels
+    entra no do build (`make bench` o mede assim). Ele só importa o pesado no primeiro pedido:
+    um build que não executa nada (tudo no cache) quase não paga por ele."""
+    import subprocess
+    import tempfile
+
+    if os.environ.get(VARIAVEL) == "0":
+        return
+    pasta = tempfile.mkdtemp(prefix="livro-zigoto-")
+    spec = os.path.join(pasta, "kernels", "python3")
+    os.makedirs(spec)
+    with open(os.path.join(spec, "kernel.json"), "w", encoding="utf-8") as f:
+        json.dump({"argv": [sys.executable, "-P", "-m", "livro_ext.zigoto", "-f", "{connection_file}"],
+                   "display_name": "Python 3 (ipykernel)", "language": "python",
+                   "metadata": {"debugger": True}}, f)
+    antes = {k: os.environ.get(k) for k in ("JUPYTER_PATH", VARIAVEL, DONO)}
+    os.environ[DONO] = str(os.getpid())
+    # com -c, sys.path[0] é "": o ipykernel_launcher tira essa entrada (como tira num kernel de
+    # sempre), e o IPython põe "" no lugar dele; o mesmo sys.path de um kernel partido do zero
+    codigo = f"from livro_ext.zigoto import servidor; servidor({os.path.join(pasta, 'zigoto.sock')!r})"
+    processo = subprocess.Popen([sys.executable, "-c", codigo], stdin=subprocess.DEVNULL,
+                                # o ambiente de os.environ, como o jupyter_client passa aos kernels (o do
+                                # processo em C pode ter mais: uma biblioteca que chamou setenv)
+                                env=dict(os.environ))
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (pasta, antes["JUPYTER_PATH"]) if p)
+    os.environ[VARIAVEL] = pasta
+    feito = []
+
+    def desligar(*_):
+        if feito:
+            return
+        feito.append(True)
+        processo.terminate()
+        try:
+            processo.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            processo.kill()
+            processo.wait()
+        import shutil
+
+        shutil.rmtree(pasta, ignore_errors=True)
+        for k, v in antes.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+    app.connect("build-finished", desligar)
+    import atexit
+
+    atexit.register(desligar)
+
+
+# ---------------------------------------------------------------- o lançador
+
+def _kernel_de_sempre(argv):
+    os.execv(sys.executable, [sys.executable, *_LANCADOR, *argv])
+
+
+def _conecta(caminho: str):
+    """Um soquete ligado ao zigoto (que o build acabou de partir: espera ele escutar)."""
+    limite = time.monotonic() + ESPERA_PARTIDA
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(caminho)
+            return s
+        except OSError:
+            s.close()
+            if time.monotonic() > limite:
+                raise
+            time.sleep(0.02)
+
+
+def _linha(s: socket.socket, buf: bytearray) -> str | None:
+    while b"\n" not in buf:
+        pedaco = s.recv(4096)
+        if not pedaco:
+            return None
+        buf += pedaco
+    i = buf.index(b"\n")
+    linha = bytes(buf[:i]).decode()
+    del buf[:i + 1]
+    return linha
+
+
+def lancador(argv: list[str]):
+    """O kernel pedido ao zigoto; o processo espera por ele e sai com o código dele."""
+    pasta = os.environ.get(VARIAVEL)
+    if not pasta or pasta == "0" or not os.path.isdir(pasta):
+        _kernel_de_sempre(argv)
+    try:
+        s = _conecta(os.path.join(pasta, "zigoto.sock"))
+        pedido = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode() + b"\n"
+        socket.send_fds(s, [pedido], [0, 1, 2])
+        buf = bytearray()
+        resposta = _linha(s, buf)
+        if not resposta or not resposta.startswith("pid "):
+            raise OSError(f"o zigoto respondeu {resposta!r}")  # "recusa: ...": outro ambiente
+        pid = int(resposta.split()[1])
+    except OSError as e:
+        print(f"[zigoto] sem zigoto ({e}); kernel partido do zero", file=sys.stderr)
+        _kernel_de_sempre(argv)
+
+    def repassa(sinal, _quadro):
+        try:
+            os.kill(pid, sinal)
+        except OSError:
+            pass
+
+    for sinal in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(sinal, repassa)
+    fim = _linha(s, buf)
+    codigo = int(fim.split()[1]) if fim and fim.startswith("fim ") else 1
+    if codigo < 0:                       # morto por um sinal: o lançador sai do mesmo jeito
+        signal.signal(-codigo, signal.SIG_DFL)
+        os.kill(os.getpid(), -codigo)
+    sys.exit(codigo)
+
+
+# ---------------------------------------------------------------- o zigoto
+
+def _filho(pedido: dict, fds: list[int]):
+    """No processo novo: vira o kernel pedido (nunca volta)."""
+    codigo = 1
+    try:
+        for i, fd in enumerate(fds[:3]):
+            os.dup2(fd, i)
+        for fd in fds:
+            os.close(fd)
+        for sinal in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
+            signal.signal(sinal, signal.SIG_DFL if sinal != signal.SIGINT else signal.default_int_handler)
+        os.setpgid(0, 0)
+        os.chdir(pedido["cwd"])
+        os.environ.clear()
+        os.environ.update(pedido["env"])
+        sys.argv = [_LANCADOR[1], *pedido["argv"]]
+        if os.environ.get("JPY_PARENT_PID"):   # o ipykernel lê isto ao ser importado: aqui, pela opção
+            sys.argv.append(f"--IPKernelApp.parent_handle={int(os.environ['JPY_PARENT_PID'])}")
+        import runpy
+
+        # o próprio `python -m ipykernel_launcher`, com os módulos já importados
+        runpy.run_module(_LANCADOR[1], run_name="__main__", alter_sys=True)
+        codigo = 0
+    except SystemExit as e:
+        codigo = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(codigo)
+
+
+def _precarga():
+    import importlib
+
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # como o ipykernel
+    for nome in PRECARGA:
+        try:
+            importlib.import_module(nome)
+        except ImportError:
+            pass
+
+
+def servidor(caminho: str):
+    """O zigoto: escuta em `caminho`; no primeiro pedido importa PRECARGA; um fork por pedido.
+
+    Sai com SIGTERM (o fim do build) ou quando o build (pid em LIVRO_ZIGOTO_DONO) some; antes
+    de sair, mata e espera os kernels que ainda vivem."""
+    import selectors
+
+    dono = int(os.environ.get(DONO) or 0)
+    base = dict(os.environ)             # o ambiente em que o zigoto importa
+    sel = selectors.DefaultSelector()
+    escuta = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    provisorio = caminho + f".{os.getpid()}"
+    escuta.bind(provisorio)
+    escuta.listen(16)
+    os.rename(provisorio, caminho)      # o soquete só aparece quando já escuta
+    sel.register(escuta, selectors.EVENT_READ, ("escuta", None))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    filhos: dict[int, tuple[socket.socket, int]] = {}   # pid -> (conexão do lançador, pidfd)
+    carregado = False
+
+    def termina(pid, avisa=True):
+        conn, pidfd = filhos.pop(pid)
+        sel.unregister(conn)
+        sel.unregister(pidfd)
+        os.close(pidfd)
+        try:
+            _, estado = os.waitpid(pid, 0)
+            codigo = os.waitstatus_to_exitcode(estado)
+        except ChildProcessError:
+            codigo = 1
+        if avisa:
+            try:
+                conn.sendall(f"fim {codigo}\n".encode())
+            except OSError:
+                pass
+        conn.close()
+
+    try:
+        while True:
+            for chave, _ in sel.select(timeout=1.0):
+                tipo, pid = chave.data
+                if tipo == "escuta":
+                    conn, _ = escuta.accept()
+                    msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+                    while not msg.endswith(b"\n"):
+                        mais = conn.recv(1 << 20)
+                        if not mais:
+                            break
+                        msg += mais
+                    pedido = json.loads(msg)
+                    outras = sorted(k for k in (set(base) | set(pedido["env"])) - DO_KERNEL
+                                    if base.get(k) != pedido["env"].get(k))
+                    if outras:
+                        diferencas = ", ".join(f"{k} ({base.get(k)!r} no zigoto, {pedido['env'].get(k)!r} no kernel)"
+                                               for k in outras)
+                        conn.sendall(f"recusa: ambiente diferente em {diferencas}\n".encode())
+                        for fd in fds:
+                            os.close(fd)
+                        conn.close()
+                        continue
+                    if not carregado:
+                        _precarga()
+                        carregado = True
+                    novo = os.fork()
+                    if novo == 0:
+                        sel.close()
+                        escuta.close()
+                        conn.close()
+                        _filho(pedido, fds)
+                    for fd in fds:
+                        os.close(fd)
+                    filhos[novo] = (conn, os.pidfd_open(novo))
+                    sel.register(conn, selectors.EVENT_READ, ("lancador", novo))
+                    sel.register(filhos[novo][1], selectors.EVENT_READ, ("filho", novo))
+                    conn.sendall(f"pid {novo}\n".encode())
+                elif tipo == "filho" and pid in filhos:
+                    termina(pid)
+                elif tipo == "lancador" and pid in filhos and not filhos[pid][0].recv(1):
+                    try:                              # o lançador morreu: o kernel vai junto
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                    termina(pid, avisa=False)
+            if dono:
+                try:
+                    os.kill(dono, 0)
+                except ProcessLookupError:
+                    break
+    finally:
+        for pid in list(filhos):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            termina(pid, avisa=False)
+        try:
+            os.unlink(caminho)
+        except OSError:
+            pass
+
+
+if __name__ == "__main__":
+    lancador(sys.argv[1:])

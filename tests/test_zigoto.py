@@ -1,0 +1,184 @@
+"""O zigoto do build (book/_ext/zigoto.py): kernels que nascem de um fork, um novo por página.
+
+Cada teste parte o zigoto como o build parte (`ligar`, com um app de mentira que guarda os
+ganchos) e pede kernels pelo jupyter_client, como o myst-nb pede."""
+import os
+import resource
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from livro_ext import zigoto
+
+pytest.importorskip("jupyter_client")
+from jupyter_client.manager import start_new_kernel  # noqa: E402
+
+RAIZ = Path(__file__).resolve().parents[1]
+LIVRO = RAIZ / "book"
+
+
+class App:
+    def __init__(self):
+        self.ganchos = {}
+
+    def connect(self, evento, funcao):
+        self.ganchos.setdefault(evento, []).append(funcao)
+
+    def fim(self):
+        for f in self.ganchos.get("build-finished", []):
+            f(self, None)
+
+
+@pytest.fixture
+def zigoto_ligado(monkeypatch):
+    """O zigoto partido já na fase do teste: o pytest muda PYTEST_CURRENT_TEST entre as fases,
+    e o zigoto recusa (com razão) um ambiente diferente do seu."""
+    for k in ("JUPYTER_PATH", zigoto.VARIAVEL, zigoto.DONO):
+        monkeypatch.delenv(k, raising=False)
+    app = App()
+    app.liga = lambda: zigoto.ligar(app)
+    yield app
+    app.fim()
+
+
+def _roda(kc, codigo, timeout=60):
+    """Executa `codigo` no kernel -> (status, texto que ele imprimiu)."""
+    saida = []
+
+    def guarda(msg):
+        if msg["msg_type"] == "stream":
+            saida.append(msg["content"]["text"])
+        elif msg["msg_type"] == "error":
+            saida.append(msg["content"]["ename"])
+    r = kc.execute_interactive(codigo, timeout=timeout, output_hook=guarda)
+    return r["content"]["status"], "".join(saida).strip()
+
+
+def _kernel(cwd=LIVRO):
+    return start_new_kernel(kernel_name="python3", cwd=str(cwd))
+
+
+def _fecha(km, kc):
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+def test_cada_kernel_nasce_do_zigoto_novo_e_sem_o_estado_do_outro(zigoto_ligado, tmp_path):
+    sonda = "import json, os, sys; print(json.dumps([sys.path, sys.argv[0], os.getcwd()]))"
+    km, kc = _kernel()                       # antes do zigoto: um kernel partido do zero
+    try:
+        _, de_sempre = _roda(kc, sonda)
+    finally:
+        _fecha(km, kc)
+    zigoto_ligado.liga()
+    km, kc = _kernel()
+    try:
+        ok, pai = _roda(kc, "import os, sys; x = 41; print(os.getppid())")
+        assert ok == "ok"
+        # o pai do kernel não é o lançador que o jupyter_client partiu: é o zigoto
+        assert int(pai) != km.provisioner.process.pid
+        _, pre = _roda(kc, "print('matplotlib.pyplot' in sys.modules)")
+        assert pre == "True"                 # já importado antes do fork
+        # o mesmo sys.path, o mesmo argv[0] e a mesma pasta de um kernel partido do zero
+        assert _roda(kc, sonda)[1] == de_sempre
+    finally:
+        _fecha(km, kc)
+    km, kc = _kernel(cwd=tmp_path)
+    try:
+        ok, saida = _roda(kc, "import os; print('x' in dir(), os.getcwd(), os.getppid())")
+        assert saida.split() == ["False", str(tmp_path), pai]   # mesmo zigoto, nenhum estado
+    finally:
+        _fecha(km, kc)
+
+
+def test_outro_ambiente_parte_um_kernel_do_zero(zigoto_ligado, monkeypatch):
+    zigoto_ligado.liga()
+    # OPENBLAS_NUM_THREADS vale na hora de importar o numpy: o zigoto, que já importou, recusa
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
+    km, kc = _kernel()
+    try:
+        ok, saida = _roda(kc, "import os, sys; print('matplotlib.pyplot' in sys.modules, "
+                              "os.environ['OPENBLAS_NUM_THREADS'], os.getpid())")
+        pre, fios, pid = saida.split()
+        assert (pre, fios) == ("False", "1")
+        assert int(pid) == km.provisioner.process.pid       # o lançador virou o kernel (execv)
+    finally:
+        _fecha(km, kc)
+
+
+def test_interromper_chega_ao_kernel(zigoto_ligado):
+    zigoto_ligado.liga()
+    km, kc = _kernel()
+    try:
+        pedido = kc.execute("import time; time.sleep(60)")
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        km.interrupt_kernel()
+        resposta = kc.get_shell_msg(timeout=15)
+        while resposta["parent_header"].get("msg_id") != pedido:    # respostas de antes (kernel_info)
+            resposta = kc.get_shell_msg(timeout=15)
+        assert (resposta["content"]["status"], resposta["content"]["ename"]) == ("error", "KeyboardInterrupt")
+        assert time.monotonic() - t0 < 15
+        ok, saida = _roda(kc, "print('vivo')", timeout=20)
+        assert (ok, saida) == ("ok", "vivo")
+    finally:
+        _fecha(km, kc)
+
+
+def test_lancador_morto_leva_o_kernel_junto(zigoto_ligado):
+    zigoto_ligado.liga()
+    km, kc = _kernel()
+    try:
+        _, pid = _roda(kc, "import os; print(os.getpid())")
+        pid = int(pid)
+        os.kill(km.provisioner.process.pid, signal.SIGKILL)
+        limite = time.monotonic() + 10
+        while time.monotonic() < limite:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("o kernel continuou vivo sem o lançador")
+    finally:
+        kc.stop_channels()
+        km.cleanup_resources()
+
+
+def test_cpu_dos_kernels_entra_no_do_build_e_o_fim_limpa(zigoto_ligado):
+    zigoto_ligado.liga()
+    pasta = os.environ[zigoto.VARIAVEL]
+    antes = resource.getrusage(resource.RUSAGE_CHILDREN)
+    km, kc = _kernel()
+    try:
+        ok, _ = _roda(kc, "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass")
+        assert ok == "ok"
+    finally:
+        _fecha(km, kc)
+    zigoto_ligado.fim()
+    depois = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # o zigoto é filho do build e espera os kernels: o segundo de CPU do kernel conta aqui
+    assert (depois.ru_utime + depois.ru_stime) - (antes.ru_utime + antes.ru_stime) >= 1.0
+    assert not os.path.exists(pasta)
+    assert zigoto.VARIAVEL not in os.environ and "JUPYTER_PATH" not in os.environ
+
+
+def test_livro_zigoto_0_desliga(monkeypatch):
+    monkeypatch.setenv(zigoto.VARIAVEL, "0")
+    monkeypatch.delenv("JUPYTER_PATH", raising=False)
+    app = App()
+    zigoto.ligar(app)
+    assert app.ganchos == {} and "JUPYTER_PATH" not in os.environ
+
+
+def test_o_build_liga_o_zigoto():
+    from unittest import mock
+
+    from livro_ext import livro
+
+    app = mock.MagicMock()          # aceita todo add_directive, add_config_value... das peças
+    livro.setup(app)
+    assert mock.call("builder-inited", zigoto.ligar) in app.connect.call_args_list
