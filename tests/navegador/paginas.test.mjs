@@ -103,6 +103,10 @@ async function abrir(ctx, rel) {
     if (window.livroRolagem?.tudo) await window.livroRolagem.tudo();
     await Promise.all([...document.images].map((i) => i.complete ? null : new Promise((ok) => { i.onload = i.onerror = ok; })));
   });
+  // Um widget perto da tela começa o Python já na carga (e já guardado por outra página, na
+  // hora): quando fica pronto, ele se redesenha e o texto abaixo desce. Medir (ou rodar o axe)
+  // no meio disso mede o lugar errado; então espera o Python acabar de carregar, se começou.
+  await pg.waitForFunction(() => globalThis.livroWidgets?.estado?.() !== "carregando", null, { timeout: 120_000 });
   return { pg, erros };
 }
 
@@ -234,7 +238,9 @@ async function axe(pg, { regras, fora = [] } = {}) {
     else opcoes.rules = Object.fromEntries(fora.map((r) => [r, { enabled: false }]));
     const r = await window.axe.run({ include: [document], exclude: [["tbody > tr:nth-child(n+41)"]] }, opcoes);
     return r.violations.filter((v) => ["serious", "critical"].includes(v.impact))
-      .map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}` +
+      // com o porquê do axe (ex.: as cores e o contraste medidos), para uma falha se explicar sozinha
+      .map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ") +
+        (n.any?.[0]?.message ? ` [${n.any[0].message}]` : "")).join(" | ")}` +
         `${v.nodes.length > 3 ? ` e mais ${v.nodes.length - 3}` : ""}`);
   }, { regras, fora });
 }
