@@ -56,3 +56,25 @@ def test_o_id_so_e_montado_em_livro_widgets_api():
                 if re.search(r"""f["']widget-\{""", ln):
                     achados.append(f"{arq.relative_to(RAIZ)}:{n}")
     assert [a.split(":")[0] for a in achados] == ["lab/livro/widgets/api.py"], achados
+
+
+def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build):
+    """A partida antecipada (book/_ext/widgets.py, PARTIDA) vai no <head> das páginas com widget,
+    com os nomes dos widgets daquela página; as outras páginas não a têm."""
+    import json
+
+    com = 0
+    for html in sorted((build / "html" / "book").glob("*.html")):
+        texto = html.read_text(encoding="utf-8")
+        cabeca, _, corpo = texto.partition("</head>")
+        nomes = list(dict.fromkeys(re.findall(r'class="livro-widget" data-widget="([^"]+)"', corpo)))
+        m = re.search(r"livroPartida = .*?widgets: (\[.*?\]) \}\);", cabeca, re.S)
+        if not nomes:
+            assert "livroPartida" not in texto, html.name
+            continue
+        com += 1
+        assert m, f"{html.name}: sem a partida no <head>"
+        assert json.loads(m.group(1)) == nomes, html.name
+        # antes dos scripts do livro e do tema, e sem defer (roda enquanto o HTML chega)
+        assert cabeca.index("livroPartida") < cabeca.index("widgets/widgets.js")
+    assert com >= 9

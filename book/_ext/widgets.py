@@ -41,12 +41,50 @@ class WidgetDirective(Directive):
         return [nodes.raw("", html, format="html")]
 
 
+# Partida antecipada: no <head>, antes de o resto do HTML ser lido. Se o runtime já está no
+# Cache API (o leitor viu outra página com widget), o worker começa aqui, e o Python inicia
+# enquanto a página ainda chega e se desenha; widgets.js (defer) adota esse worker e as
+# mensagens que ele já mandou. Sem runtime guardado, não faz nada: numa página fria o Python
+# só carrega quando um widget aparece. Mesmas condições do widgets.js (LIVRO_WIDGETS, file://).
+PARTIDA = """(() => {
+  const cfg = Object.assign({ modo: "visivel", ocioso: true, paradoMs: 20000 }, globalThis.LIVRO_WIDGETS);
+  if (location.protocol === "file:" || cfg.modo !== "visivel" || !cfg.ocioso || !globalThis.caches ||
+      !globalThis.Worker) return;
+  const inicio = performance.now();
+  globalThis.livroPartida = caches.has("livro-runtime").then((tem) => {
+    if (!tem) return null;
+    const raiz = document.documentElement.dataset.content_root || "";
+    const worker = new Worker(new URL(raiz + "_static/widgets/worker.mjs", location.href), { type: "module" });
+    const fila = [];
+    worker.onmessage = worker.onerror = (ev) => { fila.push(ev); };
+    worker.postMessage({ tipo: "iniciar", paradoMs: cfg.paradoMs, widgets: %s });
+    return { worker, fila, inicio };
+  }).catch(() => null);
+})();"""
+
+
+def nomes_dos_widgets(doctree) -> list[str]:
+    """Os widgets de uma página, na ordem, sem repetir (os data-widget do HTML da diretiva)."""
+    import re
+
+    nomes = []
+    for n in doctree.findall(nodes.raw):
+        texto = n.astext()
+        if MARCA in texto:
+            nomes += re.findall(r'data-widget="([^"]+)"', texto)
+    return list(dict.fromkeys(nomes))
+
+
 def _por_pagina(app, pagename, templatename, context, doctree):
-    """Carrega o JS e o CSS dos widgets só nas páginas que têm widget."""
+    """Carrega o JS e o CSS dos widgets só nas páginas que têm widget, e a partida antecipada."""
+    import json
+
     if doctree is None:
         return
-    if any(MARCA in n.astext() for n in doctree.findall(nodes.raw)):
+    nomes = nomes_dos_widgets(doctree)
+    if nomes:
         app.add_css_file("widgets/widgets.css")
+        app.add_js_file(None, body=PARTIDA % json.dumps(nomes), priority=50)
         app.add_js_file("widgets/widgets.js", defer="defer")
 
 

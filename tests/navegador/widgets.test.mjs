@@ -523,13 +523,15 @@ test("recarregar no meio da carga continua do que já chegou (Cache API)", async
   }
 });
 
-test("segunda página: o runtime vem do cache e o Python, do bytecode guardado", async () => {
+test("segunda página: o runtime vem do cache, o Python do bytecode guardado, e o worker começa no <head>", async () => {
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
     const nomes = [...paginas.keys()];
     const a = await abrir(nomes[0], { ctx });
     await pronto(a.pg, a.w);
+    // a primeira página, fria, não parte nada no <head>: só quando o widget aparece
+    assert.equal(await a.pg.evaluate(() => globalThis.livroWidgets.medidas.partida), "widgets.js");
     await a.pg.waitForFunction(() => globalThis.livroWidgets.medidas.bytecode, null, { timeout: ESPERA });
     assert.equal((await a.pg.evaluate(() => globalThis.livroWidgets.medidas.bytecode)).erro, undefined);
     await a.pg.close();
@@ -539,6 +541,11 @@ test("segunda página: o runtime vem do cache e o Python, do bytecode guardado",
     await pronto(b.pg, b.w);
     const m = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
     assert.equal(m.bytes.rede, 0, "a segunda página baixou o runtime de novo");
+    // com o runtime guardado, o worker parte do <head> (PARTIDA, em book/_ext/widgets.py),
+    // antes de o HTML acabar de ser lido; widgets.js só o adota
+    const dcl = await b.pg.evaluate(() => performance.getEntriesByType("navigation")[0].domContentLoadedEventStart);
+    assert.equal(m.partida, "head", "o worker da segunda página não partiu do <head>");
+    assert.ok(m.inicio < dcl, `o worker partiu em ${Math.round(m.inicio)} ms, depois do HTML lido (${Math.round(dcl)} ms)`);
     assert.equal(await textoSaida(b.w), build, "com o bytecode guardado, o Python discorda do build");
     semErrosNossos(b.erros);
     await b.pg.close();

@@ -10,7 +10,8 @@
 //
 // Quando carregar: ao aparecer na tela (ou no primeiro uso); se o runtime já está no
 // cache do navegador (o leitor já viu outra página com widget), logo ao abrir a página,
-// porque aí não custa rede. A carga mostra o progresso e só desiste quando a
+// porque aí não custa rede: um script no <head> (book/_ext/widgets.py, PARTIDA) já
+// começa o worker enquanto o HTML chega, e este arquivo o adota. A carga mostra o progresso e só desiste quando a
 // rede para (nenhum byte em `paradoMs`) ou quando o Python, já baixado, não inicia
 // em `limiteMs`.
 //
@@ -150,14 +151,22 @@ function mostrarProgresso(p) {
     `(${PCT.format(feito / p.total)}).` + (p.cache ? " Parte já estava guardada no navegador." : ""), "carregando");
 }
 
-function iniciar() {
+// partida: o worker que o <head> já começou (book/_ext/widgets.py, PARTIDA), com as mensagens
+// que ele mandou antes desta hora; null: nenhum, este arquivo parte um; undefined (a chamada
+// de quem vê o widget ou mexe nele): se o <head> tentou, espera a resposta dele antes.
+function iniciar(partida) {
   if (estado !== "parado") return;
+  if (partida === undefined && globalThis.livroPartida) {
+    globalThis.livroPartida.then((p) => iniciar(p || null));
+    return;
+  }
   estado = "carregando";
-  medidas.inicio = performance.now();
+  medidas.inicio = partida ? partida.inicio : performance.now();
+  medidas.partida = partida ? "head" : "widgets.js";
   todos("Carregando Python…", "carregando");
   let limite = null;
   try {
-    worker = new Worker(new URL("worker.mjs", AQUI), { type: "module" });
+    worker = partida ? partida.worker : new Worker(new URL("worker.mjs", AQUI), { type: "module" });
   } catch (e) {
     falhar(`Este navegador não abriu o worker do Python (${e.message}).`);
     return;
@@ -199,6 +208,11 @@ function iniciar() {
       falhar(data.mensagem);
     }
   };
+  if (partida) {
+    // o que o worker já disse, na ordem (nenhuma mensagem chega durante este laço)
+    for (const ev of partida.fila.splice(0)) (ev.type === "error" ? worker.onerror : worker.onmessage)(ev);
+    return;
+  }
   worker.postMessage({ tipo: "iniciar", paradoMs: CFG.paradoMs,
     widgets: [...new Set(widgets.map((w) => w.dataset.widget))] });
 }
@@ -273,7 +287,10 @@ if (location.protocol === "file:") {
   }
   // Runtime já guardado por outra página: começa já, enquanto a página ainda se desenha. Não
   // custa rede, e o Python inicia no worker, fora da thread da página.
-  if (CFG.modo === "visivel" && CFG.ocioso && globalThis.caches) {
+  // (Normalmente o <head> já começou esse worker: aqui ele é adotado.)
+  if (globalThis.livroPartida) {
+    globalThis.livroPartida.then((p) => { if (p) iniciar(p); });
+  } else if (CFG.modo === "visivel" && CFG.ocioso && globalThis.caches) {
     caches.has("livro-runtime").then((tem) => { if (tem) iniciar(); }).catch(() => {});
   }
 }
