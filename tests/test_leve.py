@@ -113,3 +113,22 @@ def test_icones_todos_no_subconjunto(build):
     faltam = sorted(n for n in icones_usados if mapa[n] not in cmaps)
     assert faltam == []
     assert icones.codigos_variaveis(css) <= cmaps  # avisos, trilha, links externos
+
+
+def test_radicais_da_busca_em_c_e_iguais_aos_do_snowball_em_python(build):
+    """O índice da busca usa o Snowball em C (PyStemmer, ~20× mais rápido no build); os radicais
+    são os mesmos do snowballstemmer em Python puro, em toda palavra das páginas."""
+    import re
+
+    import snowballstemmer
+    from snowballstemmer.portuguese_stemmer import PortugueseStemmer
+
+    c = snowballstemmer.stemmer("portuguese")
+    assert type(c).__module__ == "Stemmer", "o snowballstemmer não achou o PyStemmer"
+    py = PortugueseStemmer()
+    palavras = set()
+    for html in (build / "html" / "book").glob("*.html"):
+        palavras |= set(re.findall(r"[a-zà-úç]{2,}", html.read_text(encoding="utf-8").lower()))
+    assert len(palavras) > 2000
+    diferentes = [(p, c.stemWord(p), py.stemWord(p)) for p in sorted(palavras) if c.stemWord(p) != py.stemWord(p)]
+    assert diferentes == []

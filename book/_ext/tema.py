@@ -60,7 +60,9 @@ class SearchPortuguesSemAcento(SearchPortuguese):
             "};\n")
 
     def stem(self, word: str) -> str:
-        # guardado por palavra: o índice pede o radical da mesma palavra milhares de vezes
+        # guardado por palavra: o índice pede o radical da mesma palavra milhares de vezes.
+        # Com o PyStemmer instalado (requirements.txt), o snowballstemmer usa o Snowball em C:
+        # os mesmos radicais (conferido em todas as palavras do livro), ~20 vezes mais rápido.
         radicais = self.__dict__.setdefault("_radicais", {})
         if word not in radicais:
             radicais[word] = super().stem(sem_acento(word.lower()))
