@@ -70,12 +70,13 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("benchmark interrompido"))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     forcados = [um_build("force", limpo=True) for _ in range(n)]
+    todas = ", ".join(f"{r[0]:.1f}" for r in forcados)
     forcados.sort(key=lambda r: r[0])
     cpu, relogio, por_pagina = forcados[len(forcados) // 2]
     paginas = len(list((RAIZ / "_build" / "html" / "book").glob("*.html")))
     print(f"build limpo forçado: {cpu:.1f} s de CPU (orçamento {ORCAMENTO_FORCADO:.0f} s: "
           f"{_veredito(cpu, ORCAMENTO_FORCADO)}), {relogio:.1f} s de relógio, {paginas} páginas "
-          f"(mediana de {n})")
+          f"(mediana de {n}: {todas} s)")
     for nome, t in sorted(por_pagina.items(), key=lambda kv: -kv[1]):
         print(f"  {nome:<16} execução {t:5.2f} s de relógio")
     cpu_t, relogio_t, execs = rebuild_texto()

@@ -2,6 +2,7 @@
 
 Cada teste parte o zigoto como o build parte (`ligar`, com um app de mentira que guarda os
 ganchos) e pede kernels pelo jupyter_client, como o myst-nb pede."""
+import contextlib
 import os
 import resource
 import signal
@@ -56,25 +57,26 @@ def _roda(kc, codigo, timeout=60):
     return r["content"]["status"], "".join(saida).strip()
 
 
+@contextlib.contextmanager
 def _kernel(cwd=LIVRO):
-    return start_new_kernel(kernel_name="python3", cwd=str(cwd))
-
-
-def _fecha(km, kc):
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    """Um kernel pedido como o myst-nb pede (kernelspec python3); fechado no fim."""
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(cwd))
+    try:
+        yield km, kc
+    finally:
+        kc.stop_channels()
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+        else:
+            km.cleanup_resources()
 
 
 def test_cada_kernel_nasce_do_zigoto_novo_e_sem_o_estado_do_outro(zigoto_ligado, tmp_path):
     sonda = "import json, os, sys; print(json.dumps([sys.path, sys.argv[0], os.getcwd()]))"
-    km, kc = _kernel()                       # antes do zigoto: um kernel partido do zero
-    try:
+    with _kernel() as (km, kc):              # antes do zigoto: um kernel partido do zero
         _, de_sempre = _roda(kc, sonda)
-    finally:
-        _fecha(km, kc)
     zigoto_ligado.liga()
-    km, kc = _kernel()
-    try:
+    with _kernel() as (km, kc):
         ok, pai = _roda(kc, "import os, sys; x = 41; print(os.getppid())")
         assert ok == "ok"
         # o pai do kernel não é o lançador que o jupyter_client partiu: é o zigoto
@@ -83,35 +85,26 @@ def test_cada_kernel_nasce_do_zigoto_novo_e_sem_o_estado_do_outro(zigoto_ligado,
         assert pre == "True"                 # já importado antes do fork
         # o mesmo sys.path, o mesmo argv[0] e a mesma pasta de um kernel partido do zero
         assert _roda(kc, sonda)[1] == de_sempre
-    finally:
-        _fecha(km, kc)
-    km, kc = _kernel(cwd=tmp_path)
-    try:
+    with _kernel(cwd=tmp_path) as (km, kc):
         ok, saida = _roda(kc, "import os; print('x' in dir(), os.getcwd(), os.getppid())")
         assert saida.split() == ["False", str(tmp_path), pai]   # mesmo zigoto, nenhum estado
-    finally:
-        _fecha(km, kc)
 
 
 def test_outro_ambiente_parte_um_kernel_do_zero(zigoto_ligado, monkeypatch):
     zigoto_ligado.liga()
     # OPENBLAS_NUM_THREADS vale na hora de importar o numpy: o zigoto, que já importou, recusa
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
-    km, kc = _kernel()
-    try:
+    with _kernel() as (km, kc):
         ok, saida = _roda(kc, "import os, sys; print('matplotlib.pyplot' in sys.modules, "
                               "os.environ['OPENBLAS_NUM_THREADS'], os.getpid())")
         pre, fios, pid = saida.split()
         assert (pre, fios) == ("False", "1")
         assert int(pid) == km.provisioner.process.pid       # o lançador virou o kernel (execv)
-    finally:
-        _fecha(km, kc)
 
 
 def test_interromper_chega_ao_kernel(zigoto_ligado):
     zigoto_ligado.liga()
-    km, kc = _kernel()
-    try:
+    with _kernel() as (km, kc):
         pedido = kc.execute("import time; time.sleep(60)")
         time.sleep(1.0)
         t0 = time.monotonic()
@@ -123,14 +116,11 @@ def test_interromper_chega_ao_kernel(zigoto_ligado):
         assert time.monotonic() - t0 < 15
         ok, saida = _roda(kc, "print('vivo')", timeout=20)
         assert (ok, saida) == ("ok", "vivo")
-    finally:
-        _fecha(km, kc)
 
 
 def test_lancador_morto_leva_o_kernel_junto(zigoto_ligado):
     zigoto_ligado.liga()
-    km, kc = _kernel()
-    try:
+    with _kernel() as (km, kc):
         _, pid = _roda(kc, "import os; print(os.getpid())")
         pid = int(pid)
         os.kill(km.provisioner.process.pid, signal.SIGKILL)
@@ -143,21 +133,15 @@ def test_lancador_morto_leva_o_kernel_junto(zigoto_ligado):
             time.sleep(0.05)
         else:
             pytest.fail("o kernel continuou vivo sem o lançador")
-    finally:
-        kc.stop_channels()
-        km.cleanup_resources()
 
 
 def test_cpu_dos_kernels_entra_no_do_build_e_o_fim_limpa(zigoto_ligado):
     zigoto_ligado.liga()
     pasta = os.environ[zigoto.VARIAVEL]
     antes = resource.getrusage(resource.RUSAGE_CHILDREN)
-    km, kc = _kernel()
-    try:
+    with _kernel() as (km, kc):
         ok, _ = _roda(kc, "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass")
         assert ok == "ok"
-    finally:
-        _fecha(km, kc)
     zigoto_ligado.fim()
     depois = resource.getrusage(resource.RUSAGE_CHILDREN)
     # o zigoto é filho do build e espera os kernels: o segundo de CPU do kernel conta aqui
