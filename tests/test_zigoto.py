@@ -150,6 +150,32 @@ def test_cpu_dos_kernels_entra_no_do_build_e_o_fim_limpa(zigoto_ligado):
     assert zigoto.VARIAVEL not in os.environ and "JUPYTER_PATH" not in os.environ
 
 
+def test_pedido_estragado_nao_derruba_o_zigoto(zigoto_ligado):
+    import socket
+
+    zigoto_ligado.liga()
+    caminho = os.path.join(os.environ[zigoto.VARIAVEL], "zigoto.sock")
+    limite = time.monotonic() + 10
+    while not os.path.exists(caminho) and time.monotonic() < limite:
+        time.sleep(0.05)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(caminho)
+        s.sendall(b"isto nao e json\n")
+        assert s.recv(100) == b""               # sem resposta: o lançador partiria do zero
+    with _kernel() as (km, kc):                 # e o próximo kernel ainda nasce do zigoto
+        _, pai = _roda(kc, "import os; print(os.getppid())")
+        assert int(pai) != km.provisioner.process.pid
+
+
+def test_fora_do_linux_nao_liga(monkeypatch):
+    monkeypatch.setattr(zigoto.sys, "platform", "darwin")
+    monkeypatch.delenv(zigoto.VARIAVEL, raising=False)
+    monkeypatch.delenv("JUPYTER_PATH", raising=False)
+    app = App()
+    zigoto.ligar(app)
+    assert app.ganchos == {} and "JUPYTER_PATH" not in os.environ
+
+
 def test_livro_zigoto_0_desliga(monkeypatch):
     monkeypatch.setenv(zigoto.VARIAVEL, "0")
     monkeypatch.delenv("JUPYTER_PATH", raising=False)

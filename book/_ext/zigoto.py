@@ -37,7 +37,7 @@ DONO = "LIVRO_ZIGOTO_DONO"      # o pid do build: sem ele vivo, o zigoto sai
 # torch não (só o laboratório o usa, e as threads dele não atravessam um fork).
 PRECARGA = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython.display",
             "myst_nb.ext.glue", "numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline")
-ESPERA_PARTIDA = 60.0           # s para o zigoto ficar pronto
+ESPERA_PARTIDA = 10.0           # s para o zigoto (partido no início do build) escutar
 # O que o jupyter_client (e este módulo) põe no ambiente de cada kernel. Qualquer outra
 # diferença entre o ambiente do kernel pedido e o do zigoto (OPENBLAS_NUM_THREADS, MPLBACKEND...)
 # vale na hora de importar; então o zigoto recusa, e o kernel parte do zero.
@@ -46,6 +46,12 @@ _LANCADOR = ("-m", "ipykernel_launcher")
 
 
 # ---------------------------------------------------------------- o build
+
+def disponivel() -> bool:
+    """Só no Linux: fork depois de importar o matplotlib não é seguro no macOS, o Windows não
+    tem fork, e o zigoto espera cada kernel por um pidfd (Linux 5.3+). Fora dele, kernels de sempre."""
+    return sys.platform.startswith("linux") and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
+
 
 def ligar(app):
     """builder-inited: parte o zigoto (filho do build) e faz do lançador o kernelspec `python3`.
@@ -56,7 +62,7 @@ def ligar(app):
     import subprocess
     import tempfile
 
-    if os.environ.get(VARIAVEL) == "0":
+    if os.environ.get(VARIAVEL) == "0" or not disponivel():
         return
     pasta = tempfile.mkdtemp(prefix="livro-zigoto-")
     spec = os.path.join(pasta, "kernels", "python3")
@@ -256,44 +262,60 @@ def servidor(caminho: str):
                 pass
         conn.close()
 
+    def _atende(conn):
+        """Um pedido: recusa (outro ambiente) ou faz o fork e responde com o pid do kernel."""
+        nonlocal carregado
+        msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+        try:
+            while not msg.endswith(b"\n"):
+                mais = conn.recv(1 << 20)
+                if not mais:
+                    raise OSError("pedido incompleto")
+                msg += mais
+            pedido = json.loads(msg)
+            outras = sorted(k for k in (set(base) | set(pedido["env"])) - DO_KERNEL
+                            if base.get(k) != pedido["env"].get(k))
+            if outras:
+                diferencas = ", ".join(f"{k} ({base.get(k)!r} no zigoto, {pedido['env'].get(k)!r} no kernel)"
+                                       for k in outras)
+                conn.sendall(f"recusa: ambiente diferente em {diferencas}\n".encode())
+                conn.close()
+                return
+            if not carregado:
+                _precarga()
+                carregado = True
+            novo = os.fork()
+            if novo == 0:
+                sel.close()
+                escuta.close()
+                conn.close()
+                _filho(pedido, fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        try:
+            pidfd = os.pidfd_open(novo)
+        except OSError:
+            os.kill(novo, signal.SIGKILL)   # sem como esperá-lo, o kernel não fica: o lançador
+            os.waitpid(novo, 0)             # (sem resposta) parte um do zero
+            raise
+        filhos[novo] = (conn, pidfd)
+        sel.register(conn, selectors.EVENT_READ, ("lancador", novo))
+        sel.register(pidfd, selectors.EVENT_READ, ("filho", novo))
+        conn.sendall(f"pid {novo}\n".encode())
+
     try:
         while True:
             for chave, _ in sel.select(timeout=1.0):
                 tipo, pid = chave.data
                 if tipo == "escuta":
                     conn, _ = escuta.accept()
-                    msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
-                    while not msg.endswith(b"\n"):
-                        mais = conn.recv(1 << 20)
-                        if not mais:
-                            break
-                        msg += mais
-                    pedido = json.loads(msg)
-                    outras = sorted(k for k in (set(base) | set(pedido["env"])) - DO_KERNEL
-                                    if base.get(k) != pedido["env"].get(k))
-                    if outras:
-                        diferencas = ", ".join(f"{k} ({base.get(k)!r} no zigoto, {pedido['env'].get(k)!r} no kernel)"
-                                               for k in outras)
-                        conn.sendall(f"recusa: ambiente diferente em {diferencas}\n".encode())
-                        for fd in fds:
-                            os.close(fd)
-                        conn.close()
-                        continue
-                    if not carregado:
-                        _precarga()
-                        carregado = True
-                    novo = os.fork()
-                    if novo == 0:
-                        sel.close()
-                        escuta.close()
-                        conn.close()
-                        _filho(pedido, fds)
-                    for fd in fds:
-                        os.close(fd)
-                    filhos[novo] = (conn, os.pidfd_open(novo))
-                    sel.register(conn, selectors.EVENT_READ, ("lancador", novo))
-                    sel.register(filhos[novo][1], selectors.EVENT_READ, ("filho", novo))
-                    conn.sendall(f"pid {novo}\n".encode())
+                    try:
+                        _atende(conn)
+                    except Exception as e:          # um pedido estragado não derruba o zigoto:
+                        print(f"[zigoto] pedido recusado: {e!r}", file=sys.stderr)   # o lançador
+                        conn.close()                # sem resposta parte o kernel do zero
+                    continue
                 elif tipo == "filho" and pid in filhos:
                     termina(pid)
                 elif tipo == "lancador" and pid in filhos and not filhos[pid][0].recv(1):
