@@ -6,7 +6,7 @@ paga mais uns 0,65 s de matplotlib. Em 13 páginas, isso é metade do CPU de um 
 
 O zigoto importa esses módulos uma vez. Para cada kernel, faz um `fork`: o filho é um
 processo novo, com os módulos já carregados e sem nenhum estado de outra página, e vira o
-kernel (o mesmo `launch_new_instance` do `python -m ipykernel_launcher`).
+kernel (roda o próprio módulo `ipykernel_launcher`, como `python -m ipykernel_launcher`).
 
 As peças:
 - `ligar(app)` (no build): parte o zigoto, escreve um kernelspec `python3` numa pasta
@@ -186,8 +186,10 @@ def _filho(pedido: dict, fds: list[int]):
             os.dup2(fd, i)
         for fd in fds:
             os.close(fd)
-        for sinal in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD, signal.SIGPIPE):
-            signal.signal(sinal, signal.SIG_DFL if sinal != signal.SIGINT else signal.default_int_handler)
+        # os sinais como num Python que acabou de partir (o SIGTERM do zigoto volta ao padrão;
+        # o SIGPIPE o Python já deixa ignorado, e fica)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         os.setpgid(0, 0)
         os.chdir(pedido["cwd"])
         os.environ.clear()
