@@ -75,6 +75,8 @@ def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build)
         com += 1
         assert m, f"{html.name}: sem a partida no <head>"
         assert json.loads(m.group(1)) == nomes, html.name
-        # antes dos scripts do livro e do tema, e sem defer (roda enquanto o HTML chega)
-        assert cabeca.index("livroPartida") < cabeca.index("widgets/widgets.js")
+        # antes das folhas de estilo (um <script> embutido depois delas espera que cheguem) e de
+        # todo script; sem defer: roda enquanto o resto do HTML chega
+        assert cabeca.index("livroPartida") < cabeca.index('rel="stylesheet"')
+        assert cabeca.index("livroPartida") < cabeca.index("<script src=")
     assert com >= 9

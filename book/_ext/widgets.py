@@ -84,7 +84,9 @@ def _por_pagina(app, pagename, templatename, context, doctree):
     nomes = nomes_dos_widgets(doctree)
     if nomes:
         app.add_css_file("widgets/widgets.css")
-        app.add_js_file(None, body=PARTIDA % json.dumps(nomes), priority=50)
+        # nos metatags, o começo do <head>: antes das folhas de estilo, que um <script> embutido
+        # depois delas esperaria chegar (numa rede de celular, segundos)
+        context["metatags"] = context.get("metatags", "") + f"\n<script>{PARTIDA % json.dumps(nomes)}</script>\n"
         app.add_js_file("widgets/widgets.js", defer="defer")
 
 
