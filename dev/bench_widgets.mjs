@@ -14,6 +14,8 @@
 //    imports, aquecer) de cada carga;
 // 3. rede lenta: 200 KB/s divididos entre todas as conexões (um celular a 1,6 Mbps):
 //    fica pronto?, em quantos segundos, quantos avisos de progresso o leitor viu;
+//    e a segunda página num celular (1,6 Mbps, 150 ms, 390 px, a primeira já vista): pronta
+//    em quantos segundos e quando o worker partiu (a partida no <head>, sem orçamento);
 // 4. por página: bytes antes de interagir, a primeira resposta e as seguintes (evento →
 //    HTML novo, e até o próximo quadro), em --rodadas cargas da página: a mediana e a pior
 //    das rodadas (a pior é a que conta no orçamento); e "quando carregar" (na tela × no
@@ -211,6 +213,29 @@ async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = 
   return { ...m, status: [...status] };
 }
 
+// A página b, morna (a página a já guardou o runtime), numa rede de celular pelo CDP:
+// navegação → Python pronto, e quando o worker partiu (e de onde: "head" ou "widgets.js").
+async function mornoNoCelular(navegador, a, b) {
+  const srv = await servir(HTML);
+  const ctx = await navegador.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await bloquearRede(ctx);
+  await prontoEm(navegador, srv, a, { ctx });
+  const pg = await ctx.newPage();
+  const cdp = await ctx.newCDPSession(pg);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
+  await pg.goto(srv.url + b, { waitUntil: "commit" });
+  await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
+    { timeout: ESPERA, polling: 50 });
+  const m = await pg.evaluate(() => ({ pronto: globalThis.livroWidgets.medidas.pronto,
+    inicio: globalThis.livroWidgets.medidas.inicio, partida: globalThis.livroWidgets.medidas.partida,
+    dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventStart }));
+  await ctx.close();
+  await srv.fechar();
+  return { pagina: b, ...m };
+}
+
 const servidor = await servir(HTML);
 const navegador = await launch();
 const resultados = [];
@@ -248,6 +273,10 @@ try {
   geral.lenta = { pagina: tokens, estado: l.estado, segundos: (l.pronto ?? performance.now()) / 1000,
     avisos: l.progresso.length, exemplos: l.status.filter((t) => /MiB/.test(t)).slice(0, 3), fim: l.texto };
   if (!JSON_SAIDA) process.stderr.write(`  rede lenta: ${l.estado} em ${s(l.pronto ?? 0)} s\n`);
+  // a segunda página num celular (1,6 Mbps, 150 ms, 390 px), com a primeira já vista: aqui a
+  // partida no <head> (book/_ext/widgets.py) conta, porque o HTML demora a chegar
+  geral.celular = await mornoNoCelular(navegador, todas[0].pagina, todas[1 % todas.length].pagina);
+  if (!JSON_SAIDA) process.stderr.write(`  morno no celular: ${s(geral.celular.pronto)} s\n`);
   }
 
   // 4: por página
@@ -329,6 +358,10 @@ try {
     if (L) console.log(`\nRede lenta (${kb(LENTA)} KB/s divididos entre as conexões, ${L.pagina}): ${L.estado} em ` +
       `${L.segundos.toFixed(1).replace(".", ",")} s; ${L.avisos} avisos de progresso; por exemplo «${L.exemplos[0] || "—"}» ` +
       `(orçamento: pronto, com progresso: ${ok(L.estado === "pronto" && L.avisos > 3)})`);
+    const C = geral.celular;
+    if (C) console.log(`Morno num celular (1,6 Mbps, 150 ms, 390 px; ${C.pagina}, outra página já vista): pronto em ` +
+      `${s(C.pronto)} s; o worker partiu a ${s(C.inicio)} s (${C.partida}), o HTML terminou de ser lido a ${s(C.dcl)} s ` +
+      "(sem orçamento: informa a partida no <head>)");
     if (!RAPIDO) {
       console.log("\nWidgets: tempos (ms, a partir da navegação) e bytes (KB, sem compressão / gzip)\n");
       console.log("widget        | pronto frio | pronto morno | carga frio | 1ª resposta | seguintes mediana / p95 (quadro p95) | Python mediana | nossos KB antes (gzip) | página | MathJax | tema | Pyodide antes?");
