@@ -231,6 +231,12 @@ function medirSublinhado() {
 // regras: só estas; sem: todas, menos as de `fora`. Tabelas longas (a página de todos os
 // números tem centenas de linhas do mesmo estilo): o axe olha as 40 primeiras linhas.
 async function axe(pg, { regras, fora = [] } = {}) {
+  // Todas as seções desenhadas: com content-visibility: auto (livro.css), uma seção longe da tela
+  // fica com a altura provisória, e o axe, que acha o fundo de um texto pelo que está no ponto
+  // dele, às vezes achava ali outra coisa (o fundo cinza do widget, duas seções acima) e acusava
+  // um contraste que o leitor nunca vê. As cores não mudam com isso; só o axe passa a ver as caixas.
+  await pg.addStyleTag({ content: ".bd-article section > section { content-visibility: visible !important; }" });
+  await pg.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   await pg.addScriptTag({ path: AXE });
   return pg.evaluate(async ({ regras, fora }) => {
     const opcoes = { resultTypes: ["violations"] };
