@@ -13,6 +13,8 @@ No fim do build (evento `build-finished`), `pos_build.py` põe no site o runtime
 do navegador (MathJax, Pyodide enxuto, os arquivos Python e o manifesto): um
 `jupyter-book build .` simples já dá um site completo.
 """
+from pathlib import Path
+
 from docutils import nodes
 from docutils.parsers.rst import Directive
 
@@ -41,26 +43,9 @@ class WidgetDirective(Directive):
         return [nodes.raw("", html, format="html")]
 
 
-# Partida antecipada: no <head>, antes de o resto do HTML ser lido. Se o runtime já está no
-# Cache API (o leitor viu outra página com widget), o worker começa aqui, e o Python inicia
-# enquanto a página ainda chega e se desenha; widgets.js (defer) adota esse worker e as
-# mensagens que ele já mandou. Sem runtime guardado, não faz nada: numa página fria o Python
-# só carrega quando um widget aparece. Mesmas condições do widgets.js (LIVRO_WIDGETS, file://).
-PARTIDA = """(() => {
-  const cfg = Object.assign({ modo: "visivel", ocioso: true, paradoMs: 20000 }, globalThis.LIVRO_WIDGETS);
-  if (location.protocol === "file:" || cfg.modo !== "visivel" || !cfg.ocioso || !globalThis.caches ||
-      !globalThis.Worker) return;
-  const inicio = performance.now();
-  globalThis.livroPartida = caches.has("livro-runtime").then((tem) => {
-    if (!tem) return null;
-    const raiz = document.documentElement.dataset.content_root || "";
-    const worker = new Worker(new URL(raiz + "_static/widgets/worker.mjs", location.href), { type: "module" });
-    const fila = [];
-    worker.onmessage = worker.onerror = (ev) => { fila.push(ev); };
-    worker.postMessage({ tipo: "iniciar", paradoMs: cfg.paradoMs, widgets: %s });
-    return { worker, fila, inicio };
-  }).catch(() => null);
-})();"""
+# A partida antecipada (book/_ext/partida.js), embutida no começo do <head>, sem os comentários.
+PARTIDA = "\n".join(linha for linha in (Path(__file__).parent / "partida.js").read_text(encoding="utf-8").splitlines()
+                    if not linha.startswith("//"))
 
 
 def nomes_dos_widgets(doctree) -> list[str]:
@@ -86,7 +71,8 @@ def _por_pagina(app, pagename, templatename, context, doctree):
         app.add_css_file("widgets/widgets.css")
         # nos metatags, o começo do <head>: antes das folhas de estilo, que um <script> embutido
         # depois delas esperaria chegar (numa rede de celular, segundos)
-        context["metatags"] = context.get("metatags", "") + f"\n<script>{PARTIDA % json.dumps(nomes)}</script>\n"
+        script = PARTIDA.replace("__WIDGETS__", json.dumps(nomes))
+        context["metatags"] = context.get("metatags", "") + f"\n<script>{script}</script>\n"
         app.add_js_file("widgets/widgets.js", defer="defer")
 
 

@@ -73,8 +73,8 @@ def ligar(app):
                    "metadata": {"debugger": True}}, f)
     antes = {k: os.environ.get(k) for k in ("JUPYTER_PATH", VARIAVEL, DONO)}
     os.environ[DONO] = str(os.getpid())
-    # com -c, sys.path[0] é "": o ipykernel_launcher tira essa entrada (como tira num kernel de
-    # sempre), e o IPython põe "" no lugar dele; o mesmo sys.path de um kernel partido do zero
+    # Com -c, o caminho de importação começa pela pasta atual (""), como o de um kernel de sempre
+    # começa; o próprio ipykernel_launcher a trata no filho do mesmo jeito (o teste compara os dois).
     codigo = f"from livro_ext.zigoto import servidor; servidor({os.path.join(pasta, 'zigoto.sock')!r})"
     processo = subprocess.Popen([sys.executable, "-c", codigo], stdin=subprocess.DEVNULL,
                                 # o ambiente de os.environ, como o jupyter_client passa aos kernels (o do

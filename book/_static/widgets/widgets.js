@@ -285,13 +285,8 @@ if (location.protocol === "file:") {
       else secoes.observe(a);
     }
   }
-  // Runtime já guardado por outra página: começa já, enquanto a página ainda se desenha. Não
-  // custa rede, e o Python inicia no worker, fora da thread da página.
-  // (Normalmente o <head> já começou esse worker: aqui ele é adotado.)
-  if (globalThis.livroPartida) {
-    globalThis.livroPartida.then((p) => { if (p) iniciar(p); });
-  } else if (CFG.modo === "visivel" && CFG.ocioso && globalThis.caches) {
-    caches.has("livro-runtime").then((tem) => { if (tem) iniciar(); }).catch(() => {});
-  }
+  // Runtime já guardado por outra página: o <head> (book/_ext/partida.js) já começou o worker,
+  // sem custar rede e fora da thread da página; aqui ele é adotado.
+  if (globalThis.livroPartida) globalThis.livroPartida.then((p) => { if (p) iniciar(p); });
 }
 })();
