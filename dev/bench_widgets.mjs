@@ -71,7 +71,7 @@ const ACOES = {
 
 // Dentro da página: as ações em sequência no widget `el`, cada uma depois de o widget sossegar
 // (a resposta anterior no lugar e um quadro desenhado); devolve as medidas das respostas.
-async function acoesNaPagina(el, { acoes, n, sossegarAntes = true }) {
+async function acoesNaPagina(el, { acoes, n, sossegarAntes = true, limiteMs = 10_000 }) {
   const fazer = (a) => {
     const alvo = el.querySelector(a.sel);
     if (a.tipo === "clicar") return alvo.click();
@@ -80,10 +80,14 @@ async function acoesNaPagina(el, { acoes, n, sossegarAntes = true }) {
     alvo.dispatchEvent(new Event("change", { bubbles: true }));
   };
   const quadro = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-  const livre = () => new Promise((ok) => {
+  const livre = () => new Promise((ok, falha) => {
     if (el.dataset.ocupado === "0") return ok();
+    const limite = setTimeout(() => {
+      obs.disconnect();
+      falha(new Error(`o widget ${el.dataset.widget} não respondeu em ${limiteMs / 1000} s`));
+    }, limiteMs);
     const obs = new MutationObserver(() => {
-      if (el.dataset.ocupado === "0") { obs.disconnect(); ok(); }
+      if (el.dataset.ocupado === "0") { clearTimeout(limite); obs.disconnect(); ok(); }
     });
     obs.observe(el, { attributes: true, attributeFilter: ["data-ocupado"] });
   });
@@ -182,7 +186,7 @@ async function cliqueAteResposta(navegador, url, nome, modo) {
     const { pg, w } = await carregar(ctx, url, modo, nome);
     await pg.waitForTimeout(2000);
     const t0 = Date.now();
-    await w.evaluate(acoesNaPagina, { acoes: [ACOES[nome][0]], n: 1, sossegarAntes: false });
+    await w.evaluate(acoesNaPagina, { acoes: [ACOES[nome][0]], n: 1, sossegarAntes: false, limiteMs: ESPERA });
     return Date.now() - t0;
   } finally {
     await ctx.close();
