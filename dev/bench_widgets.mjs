@@ -173,7 +173,7 @@ async function esperarPronto(pg) {
   return m;
 }
 
-async function respostas(pg, w, nome) {
+async function respostas(w, nome) {
   const r = await w.evaluate(acoesNaPagina, { acoes: ACOES[nome], n: REPETE + 1 });
   return { primeira: r[0], depois: r.slice(1) };
 }
@@ -319,7 +319,7 @@ try {
       for (const widget of new Set(widgets)) {
         const wl = pg.locator(`.livro-widget[data-widget="${widget}"]`).first();
         await rolarAte(wl);
-        const r = await respostas(pg, wl, widget);
+        const r = await respostas(wl, widget);
         if (!porWidget.has(widget)) porWidget.set(widget, []);
         porWidget.get(widget).push(r);
       }

@@ -1,10 +1,14 @@
 """Peças comuns dos testes: onde fica o repositório e o build (`make book` o cria)."""
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 RAIZ = Path(__file__).resolve().parents[1]
+# uma edição do caminho de busca do Python: insert/append/extend(...), [...] = ..., = e +=
+# (test_pacote.py varre o repositório com ela; test_pdf.py, o texto do PDF)
+EDITA_CAMINHO = re.compile(r"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?!=)|\+?=(?!=))")
 # LIVRO_BUILD: testar outro build (ex.: um build parcial numa pasta temporária)
 BUILD = Path(os.environ.get("LIVRO_BUILD", RAIZ / "_build"))
 EXT = RAIZ / "book" / "_ext"

@@ -9,14 +9,12 @@ import re
 import subprocess
 
 import pytest
-from conftest import RAIZ
+from conftest import EDITA_CAMINHO, RAIZ
 
 import livro
 import livro_ext
 from livro_ext import navegador
 
-# uma edição do caminho de busca: insert/append/extend(...), [...] = ..., = e +=
-EDITA_CAMINHO = re.compile(r"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?!=)|\+?=(?!=))")
 
 
 def _arquivos():

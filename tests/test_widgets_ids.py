@@ -59,7 +59,7 @@ def test_o_id_so_e_montado_em_livro_widgets_api():
 
 
 def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build):
-    """A partida antecipada (book/_ext/widgets.py, PARTIDA) vai no <head> das páginas com widget,
+    """A partida antecipada (book/_ext/partida.js, embutida por book/_ext/widgets.py) vai no <head> das páginas com widget,
     com os nomes dos widgets daquela página; as outras páginas não a têm."""
     import json
 

@@ -13,6 +13,8 @@ No fim do build (evento `build-finished`), `pos_build.py` põe no site o runtime
 do navegador (MathJax, Pyodide enxuto, os arquivos Python e o manifesto): um
 `jupyter-book build .` simples já dá um site completo.
 """
+import json
+import re
 from pathlib import Path
 
 from docutils import nodes
@@ -50,8 +52,6 @@ PARTIDA = "\n".join(linha for linha in (Path(__file__).parent / "partida.js").re
 
 def nomes_dos_widgets(doctree) -> list[str]:
     """Os widgets de uma página, na ordem, sem repetir (os data-widget do HTML da diretiva)."""
-    import re
-
     nomes = []
     for n in doctree.findall(nodes.raw):
         texto = n.astext()
@@ -62,8 +62,6 @@ def nomes_dos_widgets(doctree) -> list[str]:
 
 def _por_pagina(app, pagename, templatename, context, doctree):
     """Carrega o JS e o CSS dos widgets só nas páginas que têm widget, e a partida antecipada."""
-    import json
-
     if doctree is None:
         return
     nomes = nomes_dos_widgets(doctree)

@@ -541,7 +541,7 @@ test("segunda página: o runtime vem do cache, o Python do bytecode guardado, e 
     await pronto(b.pg, b.w);
     const m = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
     assert.equal(m.bytes.rede, 0, "a segunda página baixou o runtime de novo");
-    // com o runtime guardado, o worker parte do <head> (PARTIDA, em book/_ext/widgets.py),
+    // com o runtime guardado, o worker parte do <head> (book/_ext/partida.js),
     // antes de o HTML acabar de ser lido; widgets.js só o adota
     const dcl = await b.pg.evaluate(() => performance.getEntriesByType("navigation")[0].domContentLoadedEventStart);
     assert.equal(m.partida, "head", "o worker da segunda página não partiu do <head>");

@@ -10,9 +10,9 @@
 //
 // Quando carregar: ao aparecer na tela (ou no primeiro uso); se o runtime já está no
 // cache do navegador (o leitor já viu outra página com widget), logo ao abrir a página,
-// porque aí não custa rede: um script no <head> (book/_ext/widgets.py, PARTIDA) já
-// começa o worker enquanto o HTML chega, e este arquivo o adota. A carga mostra o progresso e só desiste quando a
-// rede para (nenhum byte em `paradoMs`) ou quando o Python, já baixado, não inicia
+// porque aí não custa rede: um script no <head> (book/_ext/partida.js) já começa o worker
+// enquanto o HTML chega, e este arquivo o adota. A carga mostra o progresso e só desiste
+// quando a rede para (nenhum byte em `paradoMs`) ou quando o Python, já baixado, não inicia
 // em `limiteMs`.
 //
 // Configuração opcional (testes e benchmark), antes de carregar a página:
@@ -151,7 +151,7 @@ function mostrarProgresso(p) {
     `(${PCT.format(feito / p.total)}).` + (p.cache ? " Parte já estava guardada no navegador." : ""), "carregando");
 }
 
-// partida: o worker que o <head> já começou (book/_ext/widgets.py, PARTIDA), com as mensagens
+// partida: o worker que o <head> já começou (book/_ext/partida.js), com as mensagens
 // que ele mandou antes desta hora; null: nenhum, este arquivo parte um; undefined (a chamada
 // de quem vê o widget ou mexe nele): se o <head> tentou, espera a resposta dele antes.
 function iniciar(partida) {
