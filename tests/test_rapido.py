@@ -52,6 +52,17 @@ def test_o_relatorio_usa_vem_do_kernel(rapida):
     assert all(c["source"] != rapido.CONSULTA for r in rapida.values() for c in r["nb"]["cells"])
 
 
+@pytest.mark.parametrize("pedacos", [['{"usa": ["numpy"], "fios_torch": null}\n'],
+                                     ['{"usa": ["numpy"], "fios_torch": null}', "\n"],
+                                     ['{"usa": ["num', 'py"], "fios_torch": null}', "\n"]])
+def test_a_consulta_le_o_stdout_em_pedacos(pedacos):
+    # o kernel pode mandar o print em pedaços (o "\n" à parte): a trava leu só o último e quebrou
+    saidas = [{"output_type": "stream", "name": "stdout", "text": p} for p in pedacos]
+    saidas.insert(1, {"output_type": "stream", "name": "stderr", "text": "aviso\n"})
+    assert rapido.info_da_consulta({"outputs": saidas}) == {"usa": ["numpy"], "fios_torch": None}
+    assert rapido.info_da_consulta({"outputs": []}) == {}
+
+
 def test_pagina_que_quebra_vira_diferenca(tmp_path):
     """Um brinquedo que não importa: cada página vira uma linha `!`, e nada trava."""
     ruim = tmp_path / "brinquedo.py"

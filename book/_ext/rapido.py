@@ -56,6 +56,14 @@ CONSULTA = ("import json as _j, sys as _s\n"
             "                'fios_torch': _s.modules['torch'].get_num_threads() if 'torch' in _s.modules else None}))")
 
 
+def info_da_consulta(celula) -> dict:
+    """O JSON que a célula CONSULTA imprimiu ({} se nada). O stdout pode chegar em pedaços
+    (nb_merge_streams: false; o kernel às vezes manda o "\n" do print à parte): junta-os antes."""
+    saida = "".join(o["text"] for o in celula.get("outputs", [])
+                    if o.get("output_type") == "stream" and o.get("name") == "stdout")
+    return json.loads(saida) if saida.strip() else {}
+
+
 class _Registro:
     """O logger que o cliente do myst-nb recebe: guarda os avisos (no build, com -W, são erros)."""
 
@@ -122,10 +130,7 @@ def _executa_pagina(md: Path) -> dict:
     nb = cliente.notebook
     consulta = nb.cells.pop()
     erro = None if meta.get("succeeded") else _erro_da_execucao(nb, meta)
-    info = {}
-    for o in consulta.get("outputs", []):
-        if o.get("output_type") == "stream" and o.get("name") == "stdout":
-            info = json.loads(o["text"])
+    info = info_da_consulta(consulta)
     fios = os.environ.get("LIVRO_FIOS")
     if not erro and fios and info.get("fios_torch") not in (None, int(fios)):
         erro = f"o torch usou {info['fios_torch']} threads, não {fios}"
