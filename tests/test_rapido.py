@@ -63,6 +63,25 @@ def test_a_consulta_le_o_stdout_em_pedacos(pedacos):
     assert rapido.info_da_consulta({"outputs": []}) == {}
 
 
+def test_kernel_que_nao_parte_roda_a_pagina_de_novo_uma_vez(monkeypatch):
+    chamadas = []
+
+    def executa(md, falhas):
+        chamadas.append(md)
+        if len(chamadas) <= falhas:
+            raise RuntimeError("Kernel didn't respond in 60 seconds")
+        return {"erro": None}
+
+    monkeypatch.setattr(rapido, "_executa_pagina", lambda md: executa(md, 1))
+    assert rapido._roda_pagina("book/x.md") == {"erro": None} and len(chamadas) == 2
+    chamadas.clear()   # duas vezes seguidas: vira diferença, com a mensagem
+    monkeypatch.setattr(rapido, "_executa_pagina", lambda md: executa(md, 2))
+    assert rapido._roda_pagina("book/x.md")["erro"].startswith("RuntimeError: Kernel didn't respond")
+    chamadas.clear()   # outro erro de execução: sem nova tentativa
+    monkeypatch.setattr(rapido, "_executa_pagina", lambda md: (chamadas.append(md), 1 / 0))
+    assert rapido._roda_pagina("book/x.md")["erro"].startswith("ZeroDivisionError") and len(chamadas) == 1
+
+
 def test_pagina_que_quebra_vira_diferenca(tmp_path):
     """Um brinquedo que não importa: cada página vira uma linha `!`, e nada trava."""
     ruim = tmp_path / "brinquedo.py"

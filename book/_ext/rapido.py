@@ -151,10 +151,21 @@ def _executa_pagina(md: Path) -> dict:
 _STDERR = None     # o arquivo para onde vai o stderr deste processo de trabalho (e dos kernels)
 
 
+# O kernel não chegou a responder (antes de qualquer célula): uma falha da partida, não da página.
+# Aconteceu 1 vez em muitas execuções, com 2 kernels partindo juntos; a página roda de novo uma vez.
+PARTIDA_FALHOU = ("Kernel didn't respond", "Kernel died before replying to kernel_info")
+
+
 def _roda_pagina(md: str) -> dict:
     inicio = os.fstat(2).st_size if _STDERR else 0
     try:
-        return _executa_pagina(Path(md))
+        try:
+            return _executa_pagina(Path(md))
+        except RuntimeError as e:
+            if not str(e).startswith(PARTIDA_FALHOU):
+                raise
+            print(f"[rapido] {md}: o kernel não partiu ({e}); a página roda de novo", file=sys.stderr)
+            return _executa_pagina(Path(md))
     except Exception as e:  # a página não roda: isso é uma diferença, não um travamento
         erro = f"{type(e).__name__}: {e}"
         if _STDERR:         # o que o kernel disse antes de morrer
