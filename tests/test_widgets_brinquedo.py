@@ -176,6 +176,31 @@ def test_widget_gera_passo_a_passo_como_o_brinquedo(T, k, top_p, us):
         assert f"K e V de {inteiro(len(_ids(r)))} posições" in cache, cache
 
 
+def test_caches_de_kv_guardados_sao_os_ultimos_usados():
+    """No navegador, um worker serve muitas cargas de página seguidas, cada uma com um inst novo:
+    só os MAX_CACHES_KV caches usados por último ficam. Um inst usado de novo volta para o fim da
+    fila; um inst esquecido calcula o prompt inteiro de novo, como um widget novo."""
+    from livro.widgets import geracao
+    n = geracao.MAX_CACHES_KV
+    outros = (f"pagina-{i}" for i in itertools.count(1))
+    velho = "pagina-0"
+    anexado = _resp("proximo", None, "anexar", velho)
+    for _ in range(n - 1):
+        _resp("proximo", None, None, next(outros))
+    assert len(geracao._CACHES_KV) == n and next(iter(geracao._CACHES_KV)) == velho
+    _resp("proximo", anexado["campos"], None, velho)  # usado de novo: vai para o fim da fila
+    for _ in range(n - 1):
+        _resp("proximo", None, None, next(outros))
+    assert velho in geracao._CACHES_KV and len(geracao._CACHES_KV) == n
+    _resp("proximo", None, None, next(outros))
+    assert velho not in geracao._CACHES_KV and len(geracao._CACHES_KV) == n
+    # esquecido, o velho refaz tudo: as mesmas linhas que um widget novo com os mesmos ids
+    cache = lambda r: _limpo(re.search(r'<p class="lw-cache">(.*?)</p>', r["html"]).group(1))
+    de_novo = _resp("proximo", anexado["campos"], None, velho)
+    assert cache(de_novo) == cache(_resp("proximo", anexado["campos"], None, "um-widget-novo"))
+    assert f"{inteiro(len(_ids(de_novo)))} linhas, o prompt inteiro" in cache(de_novo)
+
+
 # ---------------------------------------------------------------------------
 # Passos 1 a 5
 # ---------------------------------------------------------------------------

@@ -257,7 +257,11 @@ def copia(saida: Path) -> dict:
     }
     todos = [*pedacos, *pedacos_asm, manifesto["mjs"], manifesto["stdlib"]["gz"], manifesto["lock"],
              manifesto["roda"]]
-    manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode())
+    # A versão nomeia o worker compartilhado entre as páginas (book/_ext/partida.js): um site
+    # novo, ou um worker.mjs novo, nunca conversa com o Python de um worker antigo ainda vivo.
+    worker = static / "widgets" / "worker.mjs"
+    codigo_worker = (worker if worker.exists() else AQUI.parent / "_static" / "widgets" / "worker.mjs").read_bytes()
+    manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode() + codigo_worker)
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
     (destino / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")
     (saida / ".nojekyll").write_text("")

@@ -19,9 +19,11 @@ const dorme = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 // tipos: troca o tipo de uma extensão; pendurar: extensões (".wasm") ou expressões regulares
 // do caminho cujo GET manda os cabeçalhos e depois nunca mais nada (a rede que para);
-// taxa: bytes por segundo divididos entre todas as conexões (um celular numa rede lenta).
+// taxa: bytes por segundo divididos entre todas as conexões (um celular numa rede lenta);
+// reescrever: caminho -> função (corpo) => corpo novo, lida a cada pedido (um teste pode trocar
+// um arquivo no meio, como um site publicado de novo).
 // Cache de 10 min, como no GitHub Pages. `contar` soma os bytes de corpo enviados.
-export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0 } = {}) {
+export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0, reescrever = {} } = {}) {
   const base = resolve(raiz);
   // bytes: total; pedidos: caminhos; porCaminho: bytes por caminho; lista: um registro por pedido.
   const enviados = { bytes: 0, pedidos: [], porCaminho: {}, lista: [] };
@@ -34,7 +36,8 @@ export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0 } = {})
       let arquivo = normalize(join(base, caminho));
       if (arquivo !== base && !arquivo.startsWith(base + sep)) throw new Error("fora da raiz");
       if ((await stat(arquivo)).isDirectory()) arquivo = join(arquivo, "index.html");
-      const corpo = await readFile(arquivo);
+      let corpo = await readFile(arquivo);
+      if (reescrever[caminho]) corpo = Buffer.from(reescrever[caminho](corpo));
       const ext = extname(arquivo);
       res.writeHead(200, { "content-type": tipos[ext] || TIPOS[ext] || "application/octet-stream",
         "content-length": corpo.length, "cache-control": "max-age=600" });

@@ -440,8 +440,9 @@ test("servidor que manda o .wasm como text/plain: o Python carrega mesmo assim, 
   }
 });
 
-test("rede que para: desiste depois do tempo sem bytes e diz por quê", async () => {
-  const srv = await servir(HTML, { pendurar: [/\.wasm\.gz\.\d+$/] });
+test("rede que para: desiste depois do tempo sem bytes e diz por quê; a rede volta e a recarga carrega", async () => {
+  const pendurar = [/\.wasm\.gz\.\d+$/];
+  const srv = await servir(HTML, { pendurar });
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
@@ -455,6 +456,13 @@ test("rede que para: desiste depois do tempo sem bytes e diz por quê", async ()
     assert.doesNotMatch(status, /application\/wasm/);
     // Sem Python, o bloco mostra todas as linhas do build e os controles ficam desligados.
     assert.equal(await w.locator("form button, form input").first().isDisabled(), true);
+    // O worker compartilhado que falhou se fechou: com a rede de volta, a recarga abre outro,
+    // que carrega (em vez de repetir a falha do antigo).
+    assert.equal(await pg.evaluate(() => globalThis.livroWidgets.medidas.compartilhado), true);
+    pendurar.length = 0;
+    await pg.reload();
+    await pronto(pg, pg.locator(".livro-widget").first());
+    assert.equal(await pg.evaluate(() => globalThis.livroWidgets.medidas.reutilizado), false);
   } finally {
     await ctx.close();
     await srv.fechar();
@@ -489,11 +497,15 @@ test("rede lenta (200 KB/s): mostra o progresso e não desiste enquanto os bytes
   }
 });
 
-test("recarregar no meio da carga continua do que já chegou (Cache API)", async () => {
+// Dois caminhos: o worker compartilhado (SharedWorker, o do Chromium) segue a mesma carga depois
+// de uma recarga; um Worker comum (compartilhado: false, o de um navegador sem SharedWorker, ou
+// quando o Chromium já fechou o compartilhado) recomeça e continua do que o Cache API guardou.
+async function recarregarNoMeio(compartilhado) {
   const srv = await servir(HTML, { taxa: 4 * LENTA });
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c }; }, compartilhado);
     const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
     await rolarAte(w);
     // Espera metade chegar e recarrega.
@@ -512,28 +524,51 @@ test("recarregar no meio da carga continua do que já chegou (Cache API)", async
       { timeout: 120_000 });
     assert.equal(await pg.evaluate(() => globalThis.livroWidgets.estado()), "pronto");
     const m = await pg.evaluate(() => globalThis.livroWidgets.medidas);
+    assert.equal(m.compartilhado, compartilhado);
     const total = m.progresso.at(-1).total;
-    // Perde-se no máximo o que estava a meio caminho (2 pedidos de 512 KiB).
-    assert.ok(m.bytes.cache > 0.25 * total, `só ${m.bytes.cache} de ${total} bytes vieram do cache`);
-    assert.ok(m.bytes.rede < 0.75 * total, `${m.bytes.rede} de ${total} bytes baixados de novo`);
-    assert.ok(runtime() < 0.75 * total, `a recarga baixou de novo ${runtime()} de ${total} bytes`);
+    if (compartilhado) {
+      // a página nova entrou na carga que já estava andando: nenhum arquivo do runtime foi
+      // pedido duas vezes (o manifesto, que cada carga da página relê, não conta)
+      const pedidos = srv.enviados.lista.map((r) => r.caminho)
+        .filter((c) => c.startsWith("/_static/pyodide/") && !c.endsWith("/manifesto.json"));
+      assert.deepEqual(pedidos.filter((c, i) => pedidos.indexOf(c) !== i), [], "arquivos pedidos duas vezes");
+      assert.equal(m.reutilizado, false);
+      assert.ok(runtime() < 0.6 * total, `depois da recarga vieram ${runtime()} de ${total} bytes`);
+    } else {
+      // Perde-se no máximo o que estava a meio caminho (2 pedidos de 512 KiB).
+      assert.ok(m.bytes.cache > 0.25 * total, `só ${m.bytes.cache} de ${total} bytes vieram do cache`);
+      assert.ok(m.bytes.rede < 0.75 * total, `${m.bytes.rede} de ${total} bytes baixados de novo`);
+      assert.ok(runtime() < 0.75 * total, `a recarga baixou de novo ${runtime()} de ${total} bytes`);
+    }
   } finally {
     await ctx.close();
     await srv.fechar();
   }
-});
+}
 
-test("segunda página: o runtime vem do cache, o Python do bytecode guardado, e o worker começa no <head>", async () => {
+test("recarregar no meio da carga, com o worker compartilhado: a mesma carga segue e nada vem duas vezes", () =>
+  recarregarNoMeio(true));
+
+test("recarregar no meio da carga, com um Worker comum: continua do que já chegou (Cache API)", () =>
+  recarregarNoMeio(false));
+
+// A segunda página, por dois caminhos: com o worker compartilhado, o Python da primeira ainda
+// está vivo e só os widgets dela aquecem; com um Worker comum, o runtime vem do Cache API.
+async function segundaPagina(compartilhado) {
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c }; }, compartilhado);
     const nomes = [...paginas.keys()];
     const a = await abrir(nomes[0], { ctx });
     await pronto(a.pg, a.w);
     // a primeira página, fria, não parte nada no <head>: só quando o widget aparece
     assert.equal(await a.pg.evaluate(() => globalThis.livroWidgets.medidas.partida), "widgets.js");
     await a.pg.waitForFunction(() => globalThis.livroWidgets.medidas.bytecode, null, { timeout: ESPERA });
-    assert.equal((await a.pg.evaluate(() => globalThis.livroWidgets.medidas.bytecode)).erro, undefined);
+    const ma = await a.pg.evaluate(() => globalThis.livroWidgets.medidas);
+    assert.equal(ma.bytecode.erro, undefined);
+    assert.equal(ma.compartilhado, compartilhado);
+    assert.equal(ma.reutilizado, false);
     await a.pg.close();
     const outro = nomes.find((n) => paginas.get(n) !== paginas.get(nomes[0]));
     const b = await abrir(outro, { ctx });
@@ -546,11 +581,122 @@ test("segunda página: o runtime vem do cache, o Python do bytecode guardado, e 
     const dcl = await b.pg.evaluate(() => performance.getEntriesByType("navigation")[0].domContentLoadedEventStart);
     assert.equal(m.partida, "head", "o worker da segunda página não partiu do <head>");
     assert.ok(m.inicio < dcl, `o worker partiu em ${Math.round(m.inicio)} ms, depois do HTML lido (${Math.round(dcl)} ms)`);
-    assert.equal(await textoSaida(b.w), build, "com o bytecode guardado, o Python discorda do build");
+    if (compartilhado) {
+      // a primeira página já fechou, e o mesmo Python responde à segunda: nada recarregou
+      assert.equal(m.worker, ma.worker, "a segunda página abriu outro worker");
+      assert.equal(m.reutilizado, true);
+      assert.deepEqual(Object.keys(m.fases), ["aquecido"]);
+      assert.match(await b.w.locator(".lw-status").textContent(), /já estava carregado/);
+    } else {
+      assert.notEqual(m.worker, ma.worker);
+      assert.equal(m.reutilizado, false);
+      assert.equal(m.bytes.cache, m.bytes.total, "a segunda página não leu o runtime do Cache API");
+      assert.ok(m.fases.python > 0, "a segunda página não iniciou o Python dela");
+    }
+    assert.equal(await textoSaida(b.w), build, "na segunda página, o Python discorda do build");
     semErrosNossos(b.erros);
     await b.pg.close();
   } finally {
     await ctx.close();
+  }
+}
+
+test("segunda página, worker compartilhado: o Python da primeira responde, sem carregar de novo", () =>
+  segundaPagina(true));
+
+test("segunda página, Worker comum: o runtime vem do cache, o Python do bytecode guardado, e o worker começa no <head>", () =>
+  segundaPagina(false));
+
+test("worker compartilhado: duas abas (e uma recarga) têm cada uma o seu cache de KV", async () => {
+  // O Python guarda o cache de KV pelo inst do widget. Com o mesmo inst nas duas abas, a segunda
+  // acharia o cache do prompt da primeira e diria "nenhuma linha nova" logo ao abrir; a recarga
+  // depois de «Recomeçar», idem. Nos dois casos a tela sairia diferente da do build.
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    const n = ref.fatos.tokens_prompt.length;
+    const chips = (w) => w.locator(".lw-tokens .lw-token-texto").count();
+    const clicar = async (w, acao) => { await w.locator(`[data-acao=${acao}]`).click(); await sossegar(w); };
+    const a = await abrir("proximo", { ctx });
+    const build = await textoSaida(a.w);
+    await pronto(a.pg, a.w);
+    // a segunda aba, com a primeira aberta no prompt: o mesmo worker, o estado do build
+    const b = await abrir("proximo", { ctx });
+    await pronto(b.pg, b.w);
+    const [ma, mb] = await Promise.all([a, b].map((x) => x.pg.evaluate(() => globalThis.livroWidgets.medidas)));
+    assert.equal(mb.worker, ma.worker, "a segunda aba abriu outro worker");
+    assert.equal(mb.reutilizado, true);
+    assert.equal(await textoSaida(b.w), build, "a segunda aba herdou o cache de KV da primeira");
+    await clicar(b.w, "anexar");
+    await clicar(b.w, "anexar");
+    assert.equal(await chips(b.w), n + 2);
+    // a primeira aba segue do ponto dela: só a linha do token anexado é nova
+    await clicar(a.w, "anexar");
+    assert.equal(await chips(a.w), n + 1);
+    assert.match(await a.w.locator(".lw-cache").textContent(), /1 linha nova/);
+    // «Recomeçar» e recarregar: a carga nova volta ao estado do build, no mesmo worker
+    await clicar(a.w, "recomecar");
+    await a.pg.reload();
+    const w2 = a.pg.locator('.livro-widget[data-widget="proximo"]').first();
+    await pronto(a.pg, w2);
+    assert.equal(await a.pg.evaluate(() => globalThis.livroWidgets.medidas.worker), ma.worker);
+    assert.equal(await textoSaida(w2), build, "a recarga herdou o cache de KV da carga anterior");
+    semErrosNossos([...a.erros, ...b.erros]);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test("um SharedWorker que falha ao abrir (um navegador sem módulos nele): a página segue com um Worker comum", async () => {
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript(() => {
+      // um SharedWorker que nunca responde e avisa um erro logo depois de criado
+      globalThis.SharedWorker = class {
+        constructor() {
+          this.port = { postMessage() {}, close() {}, onmessage: null };
+          setTimeout(() => this.onerror?.(new Event("error")), 50);
+        }
+      };
+    });
+    const { pg, w, erros } = await abrir(nomeDe(umaPagina()), { ctx });
+    const build = await textoSaida(w);
+    await pronto(pg, w);
+    assert.equal(await pg.evaluate(() => globalThis.livroWidgets.medidas.compartilhado), false);
+    assert.equal(await textoSaida(w), build);
+    semErrosNossos(erros);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test("site publicado de novo (outra versão no manifesto): a página abre outro worker, não o Python antigo", async () => {
+  const reescrever = {};
+  const srv = await servir(HTML, { reescrever });
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    const nome = nomeDe(umaPagina());
+    const a = await abrir(nome, { ctx, srv });
+    await pronto(a.pg, a.w);
+    const ma = await a.pg.evaluate(() => globalThis.livroWidgets.medidas);
+    await a.pg.close();
+    // os mesmos arquivos, outra versão: como um deploy que só mudou o worker.mjs
+    reescrever["/_static/pyodide/manifesto.json"] = (corpo) => {
+      const m = JSON.parse(corpo);
+      return JSON.stringify({ ...m, versao: m.versao + "b" });
+    };
+    const b = await abrir(nome, { ctx, srv });
+    await pronto(b.pg, b.w);
+    const mb = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
+    assert.notEqual(mb.worker, ma.worker, "a versão nova conversou com o worker da versão antiga");
+    assert.equal(mb.reutilizado, false);
+    assert.equal(mb.bytes.cache, mb.bytes.total, "os arquivos iguais deviam vir do Cache API");
+    await b.pg.close();
+  } finally {
+    await ctx.close();
+    await srv.fechar();
   }
 });
 

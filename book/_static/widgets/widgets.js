@@ -1,7 +1,8 @@
 // Os widgets do livro, lado do navegador.
 //
-// Só liga os controles a um Web Worker (worker.mjs) que roda o Python do
-// livro no Pyodide: toda conta e todo número vêm de livro.widgets.api (lab/livro/widgets/api.py), o
+// Só liga os controles a um worker (worker.mjs) que roda o Python do
+// livro no Pyodide, aberto por livroAbrir (book/_ext/partida.js, no <head>) e, quando o
+// navegador deixa, compartilhado entre as páginas do livro: toda conta e todo número vêm de livro.widgets.api (lab/livro/widgets/api.py), o
 // mesmo arquivo que a diretiva {widget} chama no build. A página já vem com
 // os números do build; este arquivo só os troca quando o Python responde.
 //
@@ -10,23 +11,28 @@
 //
 // Quando carregar: ao aparecer na tela (ou no primeiro uso); se o runtime já está no
 // cache do navegador (o leitor já viu outra página com widget), logo ao abrir a página,
-// porque aí não custa rede: um script no <head> (book/_ext/partida.js) já começa o worker
-// enquanto o HTML chega, e este arquivo o adota. A carga mostra o progresso e só desiste
+// porque aí não custa rede: o script do <head> (book/_ext/partida.js) já abre o worker
+// enquanto o HTML chega, e este arquivo o adota. Com o worker compartilhado, o Python que a
+// página anterior carregou ainda está vivo: a página só espera os widgets dela aquecerem. A carga mostra o progresso e só desiste
 // quando a rede para (nenhum byte em `paradoMs`) ou quando o Python, já baixado, não inicia
 // em `limiteMs`.
 //
 // Configuração opcional (testes e benchmark), antes de carregar a página:
-//   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", paradoMs: 20000, limiteMs: 60000, ocioso: true }
+//   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", paradoMs: 20000, limiteMs: 60000, ocioso: true,
+//                            compartilhado: true }  (false: um Worker comum, só desta página)
 (() => {
 "use strict";
-const AQUI = document.currentScript ? document.currentScript.src : location.href;
 const CFG = Object.assign({ modo: "visivel", paradoMs: 20000, limiteMs: 60000, margem: "300px", ocioso: true },
   globalThis.LIVRO_WIDGETS);
 const widgets = [...document.querySelectorAll(".livro-widget")];
-const medidas = { inicio: null, pronto: null, respostas: [], progresso: [], fases: null, bytes: null, bytecode: null };
+const medidas = { inicio: null, pronto: null, respostas: [], progresso: [], fases: null, bytes: null, bytecode: null,
+  compartilhado: null, reutilizado: null, worker: null };
 globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado };
 
-let worker = null;
+// Esta carga da página: o Python guarda o cache de KV de cada widget pelo inst, e um worker
+// compartilhado serve muitas cargas (uma recarga não pode herdar o estado da anterior).
+const CARGA = globalThis.crypto?.randomUUID?.() ?? String(Math.random()).slice(2);
+let canal = null; // o worker, pelo canal de livroAbrir
 let estado = "parado"; // parado | carregando | pronto | falhou
 let seq = 0;
 const emEspera = new Map(); // id do pedido -> widget
@@ -92,9 +98,9 @@ function bombear(w) {
   item.campos = campos(w._form);
   w._emVoo = item;
   emEspera.set(id, w);
-  worker.postMessage({
+  canal.enviar({
     tipo: "chamar", id,
-    pedido: { widget: w.dataset.widget, inst: w.id, campos: item.campos, acao: item.acao },
+    pedido: { widget: w.dataset.widget, inst: `${w.id}@${CARGA}`, campos: item.campos, acao: item.acao },
   });
 }
 
@@ -130,8 +136,8 @@ function resposta(id, r, pyMs) {
 
 function falhar(texto) {
   estado = "falhou";
-  if (worker) worker.terminate();
-  worker = null;
+  if (canal) canal.fechar();
+  canal = null;
   todos(texto + " Os números abaixo são os da construção do livro.", "erro");
   for (const w of widgets) {
     w.classList.remove("livro-js"); // sem Python, mostra todas as linhas do build
@@ -151,9 +157,9 @@ function mostrarProgresso(p) {
     `(${PCT.format(feito / p.total)}).` + (p.cache ? " Parte já estava guardada no navegador." : ""), "carregando");
 }
 
-// partida: o worker que o <head> já começou (book/_ext/partida.js), com as mensagens
-// que ele mandou antes desta hora; null: nenhum, este arquivo parte um; undefined (a chamada
-// de quem vê o widget ou mexe nele): se o <head> tentou, espera a resposta dele antes.
+// partida: o canal que o <head> já abriu (book/_ext/partida.js), com as mensagens que
+// chegaram antes desta hora; null: nenhum, este arquivo abre um; undefined (a chamada de quem
+// vê o widget ou mexe nele): se o <head> tentou, espera a resposta dele antes.
 function iniciar(partida) {
   if (estado !== "parado") return;
   if (partida === undefined && globalThis.livroPartida) {
@@ -164,30 +170,40 @@ function iniciar(partida) {
   medidas.inicio = partida ? partida.inicio : performance.now();
   medidas.partida = partida ? "head" : "widgets.js";
   todos("Carregando Python…", "carregando");
-  let limite = null;
-  try {
-    worker = partida ? partida.worker : new Worker(new URL("worker.mjs", AQUI), { type: "module" });
-  } catch (e) {
-    falhar(`Este navegador não abriu o worker do Python (${e.message}).`);
+  if (partida) { adotar(partida); return; }
+  if (typeof globalThis.livroAbrir !== "function") {
+    falhar("Esta página veio sem o script que abre o Python (no começo do <head>).");
     return;
   }
-  worker.onerror = (ev) => {
+  globalThis.livroAbrir([...new Set(widgets.map((w) => w.dataset.widget))], medidas.inicio)
+    .then(adotar, (e) => falhar(`Este navegador não abriu o worker do Python (${e.message}).`));
+}
+
+function adotar(c) {
+  if (c.erro) { falhar(c.erro); return; }
+  canal = c;
+  medidas.compartilhado = c.compartilhado;
+  let limite = null;
+  c.aoErro = (ev) => {
     clearTimeout(limite);
     falhar(`O worker do Python falhou (${ev.message || "erro ao carregar o script"}).`);
   };
-  worker.onmessage = ({ data }) => {
+  c.aoMsg = (data) => {
     if (data.tipo === "progresso") {
       if (estado === "carregando") mostrarProgresso(data);
     } else if (data.tipo === "fase") {
       // Tudo baixado: agora é compilar e iniciar o Python, sem rede. Um limite só para isso.
       todos("Iniciando o Python…", "carregando");
+      clearTimeout(limite);
       limite = setTimeout(() => {
-        if (estado === "carregando") {
-          falhar(`O Python foi baixado, mas não iniciou em ${Math.round(CFG.limiteMs / 1000)} s. ` +
-            "Recarregue a página para tentar de novo.");
-        }
+        if (estado !== "carregando") return;
+        const texto = `O Python foi baixado, mas não iniciou em ${Math.round(CFG.limiteMs / 1000)} s. ` +
+          "Recarregue a página para tentar de novo.";
+        c.enviar({ tipo: "desistir", mensagem: texto }); // um worker compartilhado se fecha
+        falhar(texto);
       }, CFG.limiteMs);
     } else if (data.tipo === "pronto") {
+      if (estado !== "carregando") return;
       clearTimeout(limite);
       estado = "pronto";
       medidas.pronto = performance.now();
@@ -195,7 +211,11 @@ function iniciar(partida) {
       medidas.bytes = data.bytes;
       medidas.usouBytecode = data.bytecode;
       medidas.pacote = data.pacote; // de onde veio o Python do livro (a roda instalada)
-      todos(`Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
+      medidas.compartilhado = c.compartilhado; // pode ter virado um Worker comum no caminho
+      medidas.reutilizado = data.reutilizado;
+      medidas.worker = data.worker;
+      todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
+        : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
         // Se o leitor mexeu antes do Python chegar, a fila já tem o pedido.
         if (!w._fila.length) w._fila.push({ acao: null, t0: null });
@@ -205,16 +225,11 @@ function iniciar(partida) {
     else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
     else if (data.tipo === "falhou") {
       clearTimeout(limite);
-      falhar(data.mensagem);
+      if (estado !== "falhou") falhar(data.mensagem);
     }
   };
-  if (partida) {
-    // o que o worker já disse, na ordem (nenhuma mensagem chega durante este laço)
-    for (const ev of partida.fila.splice(0)) (ev.type === "error" ? worker.onerror : worker.onmessage)(ev);
-    return;
-  }
-  worker.postMessage({ tipo: "iniciar", paradoMs: CFG.paradoMs,
-    widgets: [...new Set(widgets.map((w) => w.dataset.widget))] });
+  // o que o worker já disse, na ordem (nenhuma mensagem chega durante este laço)
+  for (const ev of c.fila.splice(0)) (ev.erro ? c.aoErro(ev.erro) : c.aoMsg(ev.data));
 }
 
 // O widget, ou a seção mais de fora que não é desenhada enquanto está longe da tela
@@ -285,7 +300,7 @@ if (location.protocol === "file:") {
       else secoes.observe(a);
     }
   }
-  // Runtime já guardado por outra página: o <head> (book/_ext/partida.js) já começou o worker,
+  // Runtime já guardado por outra página: o <head> (book/_ext/partida.js) já abriu o worker,
   // sem custar rede e fora da thread da página; aqui ele é adotado.
   if (globalThis.livroPartida) globalThis.livroPartida.then((p) => { if (p) iniciar(p); });
 }

@@ -3,12 +3,20 @@
 // feitos no build pelo pyodide-build, já em bytecode), e responde aos pedidos da página
 // com a função responder_json do livro.
 //
-// O que ele busca está em _static/pyodide/manifesto.json (escrito por livro_ext.pos_build):
-// nome, bytes e hash de cada arquivo. A carga foi feita para a rede de um celular:
+// Compartilhado entre as páginas (SharedWorker, aberto por book/_ext/partida.js com o nome
+// da versão do site e `extendedLifetime`): o leitor passa para a página seguinte e o Python
+// já carregado continua vivo (o Chromium o guarda por alguns minutos sem página nenhuma), então
+// a segunda página só aquece os widgets dela. Sem SharedWorker, é um Worker comum, um por página.
+// Cada página manda "iniciar" com o manifesto que ela leu; o worker responde "pronto" a cada uma.
+// Se a carga falha, o worker avisa quem espera e se fecha: a próxima página começa outro.
+//
+// O que ele busca está no manifesto (_static/pyodide/manifesto.json, escrito por
+// livro_ext.pos_build): nome, bytes e hash de cada arquivo. A carga foi feita para a rede de
+// um celular:
 // - cada arquivo vai para o Cache API do navegador assim que chega inteiro; o .wasm e o
 //   pyodide.asm.js vêm em pedaços de gzip, então uma recarga continua do último pedaço
 //   que chegou, e uma segunda página não baixa nada;
-// - o progresso (bytes recebidos de quantos) vai para a página a cada pedaço de rede;
+// - o progresso (bytes recebidos de quantos) vai para as páginas a cada pedaço de rede;
 // - só desiste quando a rede para: nenhum byte em `paradoMs` (padrão 20 s);
 // - o .wasm é montado aqui (gzip → DecompressionStream) e entregue ao Pyodide com o
 //   tipo application/wasm: o tipo que o servidor manda não importa mais;
@@ -18,16 +26,35 @@
 const BASE = new URL("../", import.meta.url); // .../_static/
 const CACHE = "livro-runtime";
 const CONCORRENCIA = 2; // poucos pedidos de cada vez: numa recarga, no máximo 2 pedaços se perdem
+const COMPARTILHADO = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope;
+const ID = globalThis.crypto?.randomUUID?.() ?? String(Math.random()).slice(2); // este worker (testes)
 let responder = null;
+let formato = null;
+let pacote = null;
+let bytecode = null; // o bytecode veio pronto do build (pyodide py-compile): nada a compilar aqui
 let paradoMs = 20_000;
 const t0 = performance.now();
 const fases = {};
 const marca = (nome) => { fases[nome] = Math.round(performance.now() - t0); };
 
+let estado = "parado"; // parado | carregando | pronto | falhou
+let mensagemFalha = "";
+let iniciando = false; // tudo baixado, o Python começando
+const esperando = new Set(); // as portas (páginas) que pediram "iniciar" e esperam "pronto"
+const aquecidos = new Set(); // os widgets já chamados uma vez neste worker
+
 class Parou extends Error {}
 
+function difundir(msg) {
+  for (const p of esperando) p.postMessage(msg);
+}
+
 function falhou(mensagem) {
-  postMessage({ tipo: "falhou", mensagem });
+  estado = "falhou";
+  mensagemFalha = mensagem;
+  difundir({ tipo: "falhou", mensagem });
+  esperando.clear();
+  if (COMPARTILHADO) self.close(); // quebrado não serve a ninguém: a próxima página abre outro
 }
 
 const chave = (item) => new URL(`${item.url}?v=${item.hash}`, BASE).href;
@@ -40,7 +67,7 @@ function avisar(forcar) {
   const agora = performance.now();
   if (!forcar && agora - ultimoAviso < 100) return;
   ultimoAviso = agora;
-  postMessage({ tipo: "progresso", ...progresso });
+  difundir({ tipo: "progresso", ...progresso });
 }
 
 async function abrirCache(itens) {
@@ -119,18 +146,8 @@ async function buscarTodos(itens, cache) {
 const mib = (n) => (n / 1048576).toLocaleString("pt-BR", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 
 // ---------------------------------------------------------------------------
-async function iniciar(nomes) {
-  let m;
-  try {
-    const r = await fetch(new URL("pyodide/manifesto.json", BASE), { cache: "no-cache" });
-    if (r.status === 404) {
-      return falhou("O site não tem o runtime do Python (_static/pyodide/manifesto.json): o build não terminou.");
-    }
-    if (!r.ok) return falhou(`Não deu para buscar a lista do runtime do Python (HTTP ${r.status}).`);
-    m = await r.json();
-  } catch (e) {
-    return falhou(`Não deu para buscar o runtime do Python (${e.message}).`);
-  }
+async function iniciar(m) {
+  if (!m?.wasm) return falhou("A página não mandou a lista do runtime do Python: recarregue a página.");
   marca("manifesto");
   const descomprime = typeof DecompressionStream === "function";
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
@@ -154,7 +171,8 @@ async function iniciar(nomes) {
   }
   avisar(true);
   marca("baixado");
-  postMessage({ tipo: "fase", fase: "iniciando" });
+  iniciando = true;
+  difundir({ tipo: "fase", fase: "iniciando" });
   const gz = (partes) => new Blob(partes).stream().pipeThrough(new DecompressionStream("gzip"));
   const partesAsm = dados.slice(0, asmItens.length);
   const partesWasm = dados.slice(asmItens.length, asmItens.length + wasmItens.length);
@@ -205,26 +223,58 @@ async function iniciar(nomes) {
     marca("roda");
     const api = py.pyimport(m.modulos.api);
     responder = api.responder_json;
-    marca("imports");
-    // Aquece cada widget da página uma vez: a primeira resposta ao leitor já sai rápida.
-    for (const nome of nomes) responder(JSON.stringify({ widget: nome }));
-    marca("aquecido");
-    const formato = py.pyimport(m.modulos.formato);
-    const segundos = formato.num((performance.now() - t0) / 1000, 1);
+    formato = py.pyimport(m.modulos.formato);
     // De onde veio o Python do livro (para os testes: a roda instalada, em bytecode).
-    const pacote = { nome: m.roda.pacote, arquivo: String(api.__file__), instalados: Object.keys(py.loadedPackages) };
-    postMessage({ tipo: "pronto", segundos, fases, bytes: { ...progresso }, bytecode: true, pacote });
-    // O bytecode veio pronto do build (pyodide py-compile): nada a compilar nem guardar aqui.
-    postMessage({ tipo: "bytecode", ms: 0, bytes: m.roda.bytes + m.stdlib.gz.bytes, origem: "build" });
+    pacote = { nome: m.roda.pacote, arquivo: String(api.__file__), instalados: Object.keys(py.loadedPackages) };
+    bytecode = { tipo: "bytecode", ms: 0, bytes: m.roda.bytes + m.stdlib.gz.bytes, origem: "build" };
+    marca("imports");
   } catch (e) {
     return falhou(`Não deu para iniciar o Python: ${e.message}`);
   }
+  estado = "pronto";
+  for (const p of [...esperando]) pronto(p, false);
+  esperando.clear();
 }
 
-self.onmessage = ({ data }) => {
+// "pronto" para uma página: antes, chama uma vez cada widget dela que este worker ainda não
+// chamou (a primeira resposta ao leitor já sai rápida). reutilizado: o Python já estava
+// carregado (por outra página, ou por esta antes de uma recarga).
+function pronto(p, reutilizado) {
+  try {
+    for (const nome of p.nomes) {
+      if (aquecidos.has(nome)) continue;
+      responder(JSON.stringify({ widget: nome }));
+      aquecidos.add(nome);
+    }
+  } catch (e) {
+    p.postMessage({ tipo: "falhou", mensagem: `Não deu para iniciar o Python: ${e.message}` });
+    return;
+  }
+  if (!fases.aquecido) marca("aquecido");
+  const agora = performance.now();
+  const segundos = formato.num((agora - p.t) / 1000, 1);
+  p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote,
+    fases: reutilizado ? { aquecido: Math.round(agora - p.t) } : fases,
+    bytes: reutilizado ? { rede: 0, cache: 0, total: progresso.total } : { ...progresso } });
+  p.postMessage(bytecode);
+}
+
+function receber(p, data) {
   if (data.tipo === "iniciar") {
+    p.nomes = data.widgets || [];
+    p.t = performance.now();
+    if (estado === "pronto") return pronto(p, true);
+    if (estado === "falhou") return p.postMessage({ tipo: "falhou", mensagem: mensagemFalha });
+    esperando.add(p);
+    if (estado === "carregando") {
+      // chegou no meio da carga (outra aba, ou esta página recarregada): segue a mesma carga
+      p.postMessage({ tipo: "progresso", ...progresso });
+      if (iniciando) p.postMessage({ tipo: "fase", fase: "iniciando" });
+      return;
+    }
+    estado = "carregando";
     if (data.paradoMs) paradoMs = data.paradoMs;
-    iniciar(data.widgets || []);
+    iniciar(data.manifesto);
   } else if (data.tipo === "chamar") {
     let resposta;
     const t = performance.now();
@@ -233,6 +283,19 @@ self.onmessage = ({ data }) => {
     } catch {
       resposta = { erro: "O widget não conseguiu responder a este pedido. Recarregue a página." };
     }
-    postMessage({ tipo: "resposta", id: data.id, resposta, pyMs: performance.now() - t });
+    p.postMessage({ tipo: "resposta", id: data.id, resposta, pyMs: performance.now() - t });
+  } else if (data.tipo === "desistir" && estado === "carregando") {
+    // a página esperou o Python iniciar e passou do limite dela
+    falhou(data.mensagem || "O Python não iniciou a tempo. Recarregue a página para tentar de novo.");
   }
-};
+}
+
+if (COMPARTILHADO) {
+  self.onconnect = (ev) => {
+    const p = ev.ports[0];
+    p.onmessage = ({ data }) => receber(p, data);
+  };
+} else {
+  const p = { postMessage: (msg) => postMessage(msg) };
+  self.onmessage = ({ data }) => receber(p, data);
+}

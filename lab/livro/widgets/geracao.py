@@ -93,7 +93,11 @@ PRESETS_PROXIMO = {
     "topk2": {"T": "1", "k": "2", "top_p": "", "u": "0,5"},
     "u08": {"T": "0,7", "k": "", "top_p": "0,9", "u": "0,8"},
 }
+# O cache de KV de cada widget aberto: inst -> (cache, z). No navegador, um worker só pode
+# servir muitas páginas seguidas (widgets.js manda um inst novo a cada carga da página): só
+# os MAX_CACHES_KV usados por último ficam guardados.
 _CACHES_KV = {}
+MAX_CACHES_KV = 32
 
 
 def _prox_padrao():
@@ -127,10 +131,10 @@ def _ler_ids(s):
 
 def _logits(inst, ids):
     """z da última linha; reaproveita o cache de KV do widget -> (cache, z, linhas novas)."""
-    guardado = _CACHES_KV.get(inst) if inst else None
+    guardado = _CACHES_KV.pop(inst, None) if inst else None  # o usado agora vai para o fim da fila
     if guardado and guardado[0].ids == ids:
-        return guardado[0], guardado[1], 0
-    if guardado and guardado[0].ids == ids[:-1]:
+        cache, z, novas = guardado[0], guardado[1], 0
+    elif guardado and guardado[0].ids == ids[:-1]:
         cache = guardado[0]
         z = cache.adiciona(ids[-1])
         novas = 1
@@ -141,6 +145,8 @@ def _logits(inst, ids):
         novas = len(ids)
     if inst:
         _CACHES_KV[inst] = (cache, z)
+        while len(_CACHES_KV) > MAX_CACHES_KV:
+            del _CACHES_KV[next(iter(_CACHES_KV))]
     return cache, z, novas
 
 
