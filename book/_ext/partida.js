@@ -1,12 +1,13 @@
 // A abertura do worker dos widgets, embutida no começo do <head> das páginas com widget
 // (book/_ext/widgets.py a põe lá, com __WIDGETS__ trocado pelos nomes deles).
 //
-// livroAbrir(widgets, inicio): lê o manifesto do runtime (sempre revalidado: um site novo
+// livroAbrir(widgets, inicio, opcoes): lê o manifesto do runtime (sempre revalidado: um site novo
 // tem outra versão) e abre o worker dessa versão, de preferência compartilhado entre as
 // páginas (SharedWorker com extendedLifetime: o Python carregado numa página continua vivo
 // quando o leitor passa para a seguinte); sem SharedWorker, um Worker comum. Manda "iniciar"
 // e devolve o canal, com as mensagens que chegarem antes de alguém as ouvir na fila; ou
-// { erro } com a mensagem para o leitor. widgets.js usa esta mesma função.
+// { erro } com a mensagem para o leitor. widgets.js usa esta mesma função; opcoes.compartilhado
+// (false) pede um Worker comum.
 //
 // Partida antecipada: se o runtime já está no Cache API (o leitor viu outra página com
 // widget), o worker abre aqui, enquanto o HTML ainda chega; widgets.js (defer) adota o canal.
@@ -18,7 +19,7 @@
   if (location.protocol === "file:") return;
   const raiz = document.documentElement.dataset.content_root || "";
   const url = (caminho) => new URL(raiz + "_static/" + caminho, location.href);
-  globalThis.livroAbrir = async (widgets, inicio) => {
+  globalThis.livroAbrir = async (widgets, inicio, opcoes) => {
     let m;
     try {
       const r = await fetch(url("pyodide/manifesto.json"), { cache: "no-cache" });
@@ -45,7 +46,7 @@
       c.enviar(iniciar);
     };
     let sw = null;
-    if (cfg.compartilhado && globalThis.SharedWorker) {
+    if (cfg.compartilhado && opcoes?.compartilhado !== false && globalThis.SharedWorker) {
       try {
         sw = new SharedWorker(endereco, { type: "module", name: `livro-python-${m.versao}`, extendedLifetime: true });
       } catch {

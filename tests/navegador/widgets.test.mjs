@@ -671,6 +671,54 @@ test("um SharedWorker que falha ao abrir (um navegador sem módulos nele): a pá
   }
 });
 
+test("o worker compartilhado morre com a página aberta: o próximo pedido abre outro worker e a resposta chega certa", async () => {
+  const ctx = await navegador.newContext();
+  const cdp = await navegador.newBrowserCDPSession();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { respostaMs: 3000 }; });
+    const { pg, w, erros } = await abrir("tokens", { ctx });
+    await pronto(pg, w);
+    const antes = await pg.evaluate(() => globalThis.livroWidgets.medidas.worker);
+    // o navegador fecha o worker (como na volta do cache de voltar/avançar depois de 5 min)
+    const { targetInfos } = await cdp.send("Target.getTargets");
+    const daPagina = targetInfos.find((x) => x.type === "page" && x.url === pg.url()); // o contexto deste teste
+    assert.ok(daPagina, "não achei a página entre os alvos do navegador");
+    const sw = targetInfos.filter((x) => x.type === "shared_worker" && x.url.includes("/_static/widgets/worker.mjs") &&
+      x.browserContextId === daPagina.browserContextId);
+    assert.equal(sw.length, 1, "não achei o worker compartilhado");
+    await cdp.send("Target.closeTarget", { targetId: sw[0].targetId });
+    await w.locator("[name=texto]").fill(PEDIDOS.tokens_teclado.campos.texto);
+    await confere(w, "tokens_teclado");
+    const m = await pg.evaluate(() => globalThis.livroWidgets.medidas);
+    assert.equal(m.reaberturas, 1);
+    assert.notEqual(m.worker, antes);
+    assert.equal(m.compartilhado, false, "reaberto como compartilhado: podia ser o mesmo worker travado");
+    assert.match(await w.locator(".lw-status").textContent(), /Pronto/);
+    semErrosNossos(erros);
+  } finally {
+    await cdp.detach();
+    await ctx.close();
+  }
+});
+
+test("um worker que nunca responde a tempo: duas tentativas e depois uma mensagem clara", async () => {
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    // nenhum pedido responde em 0 ms: cada um conta como um worker morto
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { respostaMs: 0 }; });
+    const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx });
+    await rolarAte(w);
+    await pg.waitForFunction(() => globalThis.livroWidgets?.estado() === "falhou", null, { timeout: ESPERA });
+    assert.equal(await pg.evaluate(() => globalThis.livroWidgets.medidas.reaberturas), 2);
+    assert.match(await w.locator(".lw-status").textContent(), /parou de responder\. Recarregue a página/);
+    assert.equal(await w.locator("form button, form input").first().isDisabled(), true);
+  } finally {
+    await ctx.close();
+  }
+});
+
 test("site publicado de novo (outra versão no manifesto): a página abre outro worker, não o Python antigo", async () => {
   const reescrever = {};
   const srv = await servir(HTML, { reescrever });

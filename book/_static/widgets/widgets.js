@@ -19,14 +19,17 @@
 //
 // Configuração opcional (testes e benchmark), antes de carregar a página:
 //   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", paradoMs: 20000, limiteMs: 60000, ocioso: true,
-//                            compartilhado: true }  (false: um Worker comum, só desta página)
+//                            compartilhado: true,  (false: um Worker comum, só desta página)
+//                            respostaMs: 15000 }   (um pedido sem resposta nesse tempo: o worker
+//                                                   morreu; a página abre outro, um Worker comum)
 (() => {
 "use strict";
-const CFG = Object.assign({ modo: "visivel", paradoMs: 20000, limiteMs: 60000, margem: "300px", ocioso: true },
+const CFG = Object.assign({ modo: "visivel", paradoMs: 20000, limiteMs: 60000, respostaMs: 15000, margem: "300px",
+  ocioso: true },
   globalThis.LIVRO_WIDGETS);
 const widgets = [...document.querySelectorAll(".livro-widget")];
 const medidas = { inicio: null, pronto: null, respostas: [], progresso: [], fases: null, bytes: null, bytecode: null,
-  compartilhado: null, reutilizado: null, worker: null };
+  compartilhado: null, reutilizado: null, worker: null, reaberturas: 0 };
 globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado };
 
 // Esta carga da página: o Python guarda o cache de KV de cada widget pelo inst, e um worker
@@ -98,6 +101,8 @@ function bombear(w) {
   item.campos = campos(w._form);
   w._emVoo = item;
   emEspera.set(id, w);
+  clearTimeout(w._vigia);
+  w._vigia = setTimeout(semResposta, CFG.respostaMs);
   canal.enviar({
     tipo: "chamar", id,
     pedido: { widget: w.dataset.widget, inst: `${w.id}@${CARGA}`, campos: item.campos, acao: item.acao },
@@ -108,6 +113,7 @@ function resposta(id, r, pyMs) {
   const w = emEspera.get(id);
   emEspera.delete(id);
   if (!w) return;
+  clearTimeout(w._vigia);
   const item = w._emVoo;
   w._emVoo = null;
   if (r.erro) erro(w, r.erro);
@@ -132,6 +138,32 @@ function resposta(id, r, pyMs) {
     requestAnimationFrame(() => { m.msQuadro = performance.now() - item.t0; });
   }
   bombear(w);
+}
+
+// Um pedido sem resposta em CFG.respostaMs (uma resposta normal leva milissegundos): o worker
+// morreu (o navegador o fechou, ou a página voltou do cache de voltar/avançar com o worker
+// compartilhado já fechado) ou travou. A página abre outro, um Worker comum, só dela (um
+// compartilhado com o mesmo nome poderia ser o travado), e manda de novo o que estava no ar.
+// Duas vezes no máximo; na terceira, desiste.
+function semResposta() {
+  if (estado !== "pronto") return;
+  if (medidas.reaberturas >= 2) {
+    falhar("O Python parou de responder. Recarregue a página para tentar de novo.");
+    return;
+  }
+  medidas.reaberturas++;
+  const velho = canal;
+  canal = null;
+  estado = "parado";
+  try { velho.fechar(); } catch { /* já fechado */ }
+  for (const w of emEspera.values()) {
+    clearTimeout(w._vigia);
+    if (w._emVoo) w._fila.unshift(w._emVoo);
+    w._emVoo = null;
+  }
+  emEspera.clear();
+  iniciar(null, { compartilhado: false });
+  todos("O Python do navegador parou de responder; carregando de novo…", "carregando");
 }
 
 function falhar(texto) {
@@ -160,7 +192,7 @@ function mostrarProgresso(p) {
 // partida: o canal que o <head> já abriu (book/_ext/partida.js), com as mensagens que
 // chegaram antes desta hora; null: nenhum, este arquivo abre um; undefined (a chamada de quem
 // vê o widget ou mexe nele): se o <head> tentou, espera a resposta dele antes.
-function iniciar(partida) {
+function iniciar(partida, opcoes) {
   if (estado !== "parado") return;
   if (partida === undefined && globalThis.livroPartida) {
     globalThis.livroPartida.then((p) => iniciar(p || null));
@@ -175,7 +207,7 @@ function iniciar(partida) {
     falhar("Esta página veio sem o script que abre o Python (no começo do <head>).");
     return;
   }
-  globalThis.livroAbrir([...new Set(widgets.map((w) => w.dataset.widget))], medidas.inicio)
+  globalThis.livroAbrir([...new Set(widgets.map((w) => w.dataset.widget))], medidas.inicio, opcoes)
     .then(adotar, (e) => falhar(`Este navegador não abriu o worker do Python (${e.message}).`));
 }
 
