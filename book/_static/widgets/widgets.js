@@ -1,10 +1,10 @@
 // Os widgets do livro, lado do navegador.
 //
-// Só liga os controles a um worker (worker.mjs) que roda o Python do
-// livro no Pyodide, aberto por livroAbrir (book/_ext/partida.js, no <head>) e, quando o
-// navegador deixa, compartilhado entre as páginas do livro: toda conta e todo número vêm de livro.widgets.api (lab/livro/widgets/api.py), o
-// mesmo arquivo que a diretiva {widget} chama no build. A página já vem com
-// os números do build; este arquivo só os troca quando o Python responde.
+// Só liga os controles a um worker (worker.mjs) que roda o Python do livro no Pyodide,
+// aberto por livroAbrir (book/_ext/partida.js, no <head>) e, quando o navegador deixa,
+// compartilhado entre as páginas do livro: toda conta e todo número vêm de livro.widgets.api
+// (lab/livro/widgets/api.py), o mesmo arquivo que a diretiva {widget} chama no build. A página
+// já vem com os números do build; este arquivo só os troca quando o Python responde.
 //
 // Script clássico (não módulo) de propósito: aberta como arquivo (file://), a
 // página não roda módulos, mas roda este aviso.
@@ -13,9 +13,9 @@
 // cache do navegador (o leitor já viu outra página com widget), logo ao abrir a página,
 // porque aí não custa rede: o script do <head> (book/_ext/partida.js) já abre o worker
 // enquanto o HTML chega, e este arquivo o adota. Com o worker compartilhado, o Python que a
-// página anterior carregou ainda está vivo: a página só espera os widgets dela aquecerem. A carga mostra o progresso e só desiste
-// quando a rede para (nenhum byte em `paradoMs`) ou quando o Python, já baixado, não inicia
-// em `limiteMs`.
+// página anterior carregou ainda está vivo: a página só espera os widgets dela aquecerem. A
+// carga mostra o progresso e só desiste quando a rede para (nenhum byte em `paradoMs`) ou
+// quando o Python, já baixado, não inicia em `limiteMs`.
 //
 // Configuração opcional (testes e benchmark), antes de carregar a página:
 //   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", paradoMs: 20000, limiteMs: 60000, ocioso: true,
@@ -204,7 +204,7 @@ function iniciar(partida, opcoes) {
   todos("Carregando Python…", "carregando");
   if (partida) { adotar(partida); return; }
   if (typeof globalThis.livroAbrir !== "function") {
-    falhar("Esta página veio sem o script que abre o Python (no começo do <head>).");
+    falhar("Esta página chegou incompleta (falta o script que abre o Python). Recarregue a página.");
     return;
   }
   globalThis.livroAbrir([...new Set(widgets.map((w) => w.dataset.widget))], medidas.inicio, opcoes)
