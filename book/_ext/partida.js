@@ -31,7 +31,7 @@
     } catch (e) {
       return { erro: `Não deu para buscar o runtime do Python (${e.message}).` };
     }
-    const c = { fila: [], inicio, versao: m.versao, aoMsg: null, aoErro: null, ouviu: false };
+    const c = { fila: [], inicio, aoMsg: null, aoErro: null, ouviu: false };
     const erro = (ev) => (c.aoErro ? c.aoErro(ev) : c.fila.push({ erro: ev }));
     const msg = ({ data }) => { c.ouviu = true; if (c.aoMsg) c.aoMsg(data); else c.fila.push({ data }); };
     const endereco = url(`widgets/worker.mjs?v=${m.versao}`);
