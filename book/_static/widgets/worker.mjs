@@ -148,7 +148,7 @@ const mib = (n) => (n / 1048576).toLocaleString("pt-BR", { maximumFractionDigits
 // ---------------------------------------------------------------------------
 async function iniciar(m) {
   if (!m?.wasm) return falhou("A página não mandou a lista do runtime do Python: recarregue a página.");
-  marca("manifesto");
+  marca("pedido"); // o "iniciar" da página chegou (com o manifesto que ela já leu)
   const descomprime = typeof DecompressionStream === "function";
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
   const asmItens = descomprime ? m.asm.pedacos : [m.asm.inteiro];
