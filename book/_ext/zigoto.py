@@ -35,8 +35,11 @@ VARIAVEL = "LIVRO_ZIGOTO"       # a pasta do zigoto (o lançador a lê no ambien
 DONO = "LIVRO_ZIGOTO_DONO"      # o pid do build: sem ele vivo, o zigoto sai
 # O que o zigoto importa antes de qualquer fork: o kernel inteiro e o que as páginas usam.
 # torch não (só o laboratório o usa, e as threads dele não atravessam um fork).
-PRECARGA = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython.display",
-            "myst_nb.ext.glue", "numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline")
+# O ipykernel.debugger (e o debugpy dele) o kernel importa ao iniciar: sem ele aqui, cada página
+# pagava de novo uns 0,1 s de CPU.
+PRECARGA = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger",
+            "IPython.display", "myst_nb.ext.glue", "numpy", "matplotlib.pyplot",
+            "matplotlib_inline.backend_inline")
 ESPERA_PARTIDA = 10.0           # s para o zigoto (partido no início do build) escutar
 # O que o jupyter_client (e este módulo) põe no ambiente de cada kernel. Qualquer outra
 # diferença entre o ambiente do kernel pedido e o do zigoto (OPENBLAS_NUM_THREADS, MPLBACKEND...)
@@ -220,6 +223,7 @@ def _precarga():
     import importlib
 
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # como o ipykernel
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # como o jupyter_client põe no kernel
     for nome in PRECARGA:
         try:
             importlib.import_module(nome)
