@@ -13,8 +13,8 @@ Gancho build-finished:
 - tira das páginas os <script> do MathJax que o sphinx.ext.mathjax põe.
 Sem o Node ou sem node_modules (uma cópia do livro só para ver as páginas), avisa e deixa as
 páginas como o Sphinx as fez; no `make book` (-W) o aviso vira erro.
-Os widgets não escrevem TeX (a saída deles é HTML pronto); se um dia escreverem, carregam
-o MathJax por conta própria (`_static/mathjax/`, copiado pelo pos_build.py).
+Os widgets não escrevem TeX (a saída deles é HTML pronto), então o site não leva o MathJax
+do navegador; um widget que um dia escrever TeX terá de trazê-lo (e o pos_build.py, copiá-lo).
 """
 from __future__ import annotations
 

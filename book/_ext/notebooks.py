@@ -176,16 +176,27 @@ def a_instalar(modulos: set, requirements: Path = RAIZ / "requirements.txt") -> 
     faltam = sorted(modulos - COLAB_TEM)
     if not faltam:
         return []
-    dist = _distribuicoes()
     fix = fixados(requirements)
     pacotes = []
     for m in faltam:
-        nomes = dist.get(m, [m])
+        nomes = _distribuicoes_de(m)
         achado = next((fix[_norma(n)] for n in nomes if _norma(n) in fix), None)
         if achado is None:
             raise ErroNotebook(f"o módulo {m!r} não está fixado no requirements.txt")
         pacotes.append(achado)
     return sorted(set(pacotes))
+
+
+def _distribuicoes_de(modulo: str) -> list[str]:
+    """As distribuições que trazem `modulo`: a de mesmo nome, se houver (o caso comum, e barato);
+    senão, o mapa inteiro de `_distribuicoes`."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        distribution(modulo)
+        return [modulo]
+    except PackageNotFoundError:
+        return _distribuicoes().get(modulo, [modulo])
 
 
 @functools.lru_cache(maxsize=1)

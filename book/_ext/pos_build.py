@@ -8,7 +8,6 @@ compilada (para tests/js).
 
 O que copia ou gera em `_static/`:
 
-- `mathjax/` (npm `mathjax`), para a matemática funcionar sem internet;
 - `pyodide/`: o runtime do Python dos widgets (npm `pyodide`, Python 3.13), enxuto:
   - `pyodide.mjs` como vem;
   - `pyodide.asm.wasm` e `pyodide.asm.js` comprimidos com gzip e cortados em pedaços
@@ -188,7 +187,8 @@ def _item(caminho: Path, static: Path) -> dict:
 
 def _gzip_guardado(dados: bytes) -> bytes:
     """gzip -9 de `dados` (mtime=0: sempre os mesmos bytes), guardado em node_modules/.cache
-    pelo hash da entrada: o .wasm não muda entre builds, e comprimi-lo custa segundos de CPU."""
+    pelo hash da entrada: o .wasm e a biblioteca padrão compilada quase nunca mudam entre
+    builds, e comprimi-los custa segundos de CPU."""
     pasta = RAIZ / "node_modules" / ".cache" / "livro-gzip"
     guardado = pasta / (hashlib.sha256(dados).hexdigest() + ".gz")
     if guardado.is_file():
@@ -207,10 +207,8 @@ def _gzip_guardado(dados: bytes) -> bytes:
 def copia(saida: Path) -> dict:
     saida = Path(saida)
     static = saida / "_static"
-    mj = RAIZ / "node_modules" / "mathjax" / "es5"
-    if not mj.is_dir():
-        raise SystemExit("Falta node_modules/mathjax: rode `npm ci` (o `make book` já faz isso).")
-    shutil.copytree(mj, static / "mathjax", dirs_exist_ok=True)
+    # O MathJax do navegador (npm `mathjax`, 24 MB) não vai mais para o site: as fórmulas saem
+    # desenhadas do build (matematica.py), e nenhuma página o carrega.
 
     destino = static / "pyodide"
     if destino.exists():
@@ -236,7 +234,7 @@ def copia(saida: Path) -> dict:
     pedacos_asm = em_pedacos("pyodide.asm.js")
     feitos = roda_e_lock(destino)
     stdlib = feitos["stdlib"]
-    (destino / "python_stdlib.zip.gz").write_bytes(gzip.compress(stdlib.read_bytes(), compresslevel=9, mtime=0))
+    (destino / "python_stdlib.zip.gz").write_bytes(_gzip_guardado(stdlib.read_bytes()))
     lock = json.loads(feitos["lock"].read_text(encoding="utf-8"))
 
     versao = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
