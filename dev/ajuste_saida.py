@@ -2,6 +2,7 @@
 
 Roda o brinquedo até ŷ = LN(y) nas linhas que o curso imprime e procura uma W_U
 (d x V) com entradas de duas casas que reproduza tudo nas casas impressas.
+O scipy não está no requirements.txt (o livro não o usa): `.venv/bin/pip install scipy==1.17.1`.
 """
 import sys
 import numpy as np

@@ -1,6 +1,8 @@
 """Dev: parte da W_U atual e troca entradas por valores simples ({0, ±0,5, ±1, ±1,5, ±2})
 enquanto as outras, reajustadas, ainda reproduzem os números do curso; no fim arredonda as
-que sobraram para duas (ou três) casas. Usa as funções de ajuste_saida.py."""
+que sobraram para duas (ou três) casas. Usa as funções de ajuste_saida.py.
+O scipy não está no requirements.txt (o livro não o usa): `.venv/bin/pip install scipy==1.17.1`.
+"""
 import sys
 import numpy as np
 from scipy.optimize import least_squares
