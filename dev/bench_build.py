@@ -12,6 +12,7 @@ O tempo de CPU é mais firme que o de relógio numa máquina dividida, mas tamb�
 carga: compare rodadas feitas na mesma hora.
 Uso: make bench   (ou .venv/bin/python dev/bench_build.py [repetições])
 """
+import json
 import os
 import re
 import resource
@@ -19,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,19 +37,30 @@ def _cpu_filhos():
 
 
 def um_build(modo, limpo):
-    """Um `make book` (o mesmo alvo do README) -> (CPU s, relógio s, {página: s de execução})."""
+    """Um `make book` (o mesmo alvo do README) -> (CPU s, relógio s, {página: [s de relógio, s de
+    CPU do kernel]}, s de CPU do zigoto ou None)."""
     if limpo:
         shutil.rmtree(RAIZ / "_build", ignore_errors=True)
     amb = {k: v for k, v in os.environ.items() if k != "CI"}
     amb["LIVRO_EXECUCAO"] = modo
-    c0, t0 = _cpu_filhos(), time.perf_counter()
-    p = subprocess.run(["make", "book"], cwd=RAIZ, capture_output=True, text=True, env=amb)
-    relogio, cpu = time.perf_counter() - t0, _cpu_filhos() - c0
+    with tempfile.TemporaryDirectory() as tmp:
+        # o zigoto (book/_ext/zigoto.py) escreve o CPU de cada kernel, na ordem em que nasceram
+        registro = Path(tmp) / "cpu.jsonl"
+        amb["LIVRO_ZIGOTO_CPU"] = str(registro)
+        c0, t0 = _cpu_filhos(), time.perf_counter()
+        p = subprocess.run(["make", "book"], cwd=RAIZ, capture_output=True, text=True, env=amb)
+        relogio, cpu = time.perf_counter() - t0, _cpu_filhos() - c0
+        linhas = [json.loads(ln) for ln in registro.read_text().splitlines()] if registro.exists() else []
     if p.returncode != 0:
         sys.exit("O build falhou:\n" + p.stdout[-3000:] + p.stderr[-3000:])
-    por_pagina = {m.group(1): float(m.group(2)) for m in
-                  re.finditer(r"book/(\S+)\.md: Executed notebook in ([\d.]+) seconds", p.stdout + p.stderr)}
-    return cpu, relogio, por_pagina
+    # o myst-nb executa uma página por vez: o n-ésimo kernel é o da n-ésima página executada
+    executadas = [(m.group(1), float(m.group(2))) for m in
+                  re.finditer(r"book/(\S+)\.md: Executed notebook in ([\d.]+) seconds", p.stdout + p.stderr)]
+    kernels = {d["ordem"]: d["cpu"] for d in linhas if "ordem" in d}
+    zigoto = next((d["zigoto"] for d in linhas if "zigoto" in d), None)
+    casam = sorted(kernels) == list(range(1, len(executadas) + 1))
+    por_pagina = {nome: [t, kernels[i] if casam else None] for i, (nome, t) in enumerate(executadas, 1)}
+    return cpu, relogio, por_pagina, zigoto
 
 
 def rebuild_texto():
@@ -72,14 +85,18 @@ def main():
     forcados = [um_build("force", limpo=True) for _ in range(n)]
     todas = ", ".join(f"{r[0]:.1f}" for r in forcados)
     forcados.sort(key=lambda r: r[0])
-    cpu, relogio, por_pagina = forcados[len(forcados) // 2]
+    cpu, relogio, por_pagina, zigoto = forcados[len(forcados) // 2]
     paginas = len(list((RAIZ / "_build" / "html" / "book").glob("*.html")))
     print(f"build limpo forçado: {cpu:.1f} s de CPU (orçamento {ORCAMENTO_FORCADO:.0f} s: "
           f"{_veredito(cpu, ORCAMENTO_FORCADO)}), {relogio:.1f} s de relógio, {paginas} páginas "
           f"(mediana de {n}: {todas} s)")
-    for nome, t in sorted(por_pagina.items(), key=lambda kv: -kv[1]):
-        print(f"  {nome:<16} execução {t:5.2f} s de relógio")
-    cpu_t, relogio_t, execs = rebuild_texto()
+    for nome, (t, c) in sorted(por_pagina.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {nome:<16} execução {t:5.2f} s de relógio" + ("" if c is None else f", kernel {c:5.2f} s de CPU"))
+    cpus = [c for _, c in por_pagina.values() if c is not None]
+    if zigoto is not None and len(cpus) == len(por_pagina):
+        print(f"  onde foi o CPU: kernels {sum(cpus):.1f} s, zigoto (o que ele importa uma vez) {zigoto:.1f} s, "
+              f"o resto (Sphinx, fórmulas, runtime dos widgets) {cpu - sum(cpus) - zigoto:.1f} s")
+    cpu_t, relogio_t, execs, _ = rebuild_texto()
     print(f"rebuild depois de mudar o texto de {PAGINA_TEXTO.name}: {cpu_t:.1f} s de CPU (orçamento "
           f"{ORCAMENTO_TEXTO:.0f} s: {_veredito(cpu_t, ORCAMENTO_TEXTO)}), {relogio_t:.1f} s de relógio, "
           f"{len(execs)} página(s) executada(s) de novo, {cpu_t / cpu:.2f} do forçado")

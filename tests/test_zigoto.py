@@ -3,6 +3,7 @@
 Cada teste parte o zigoto como o build parte (`ligar`, com um app de mentira que guarda os
 ganchos) e pede kernels pelo jupyter_client, como o myst-nb pede."""
 import contextlib
+import json
 import os
 import resource
 import signal
@@ -144,7 +145,9 @@ def test_lancador_morto_leva_o_kernel_junto(zigoto_ligado):
             pytest.fail("o kernel continuou vivo sem o lançador")
 
 
-def test_cpu_dos_kernels_entra_no_do_build_e_o_fim_limpa(zigoto_ligado):
+def test_cpu_dos_kernels_entra_no_do_build_e_o_fim_limpa(zigoto_ligado, monkeypatch, tmp_path):
+    registro = tmp_path / "cpu.jsonl"   # o que dev/bench_build.py lê: o CPU de cada kernel
+    monkeypatch.setenv(zigoto.REGISTRO_CPU, str(registro))
     zigoto_ligado.liga()
     pasta = os.environ[zigoto.VARIAVEL]
     antes = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -157,6 +160,11 @@ def test_cpu_dos_kernels_entra_no_do_build_e_o_fim_limpa(zigoto_ligado):
     assert (depois.ru_utime + depois.ru_stime) - (antes.ru_utime + antes.ru_stime) >= 1.0
     assert not os.path.exists(pasta)
     assert zigoto.VARIAVEL not in os.environ and "JUPYTER_PATH" not in os.environ
+    linhas = [json.loads(ln) for ln in registro.read_text().splitlines()]
+    kernels = [d for d in linhas if "ordem" in d]
+    assert [d["ordem"] for d in kernels] == [1] and 1.0 <= kernels[0]["cpu"] < 30
+    # o zigoto importou o kernel inteiro (PRECARGA) antes do fork: isso é CPU dele, não do kernel
+    assert [d["zigoto"] > 0.1 for d in linhas if "zigoto" in d] == [True]
 
 
 def test_pedido_estragado_nao_derruba_o_zigoto(zigoto_ligado):

@@ -24,6 +24,7 @@ exige a mesma razão dos dois: um kernel nascido do zigoto não pode mudar nenhu
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -32,6 +33,9 @@ import sys
 import time
 
 VARIAVEL = "LIVRO_ZIGOTO"       # a pasta do zigoto (o lançador a lê no ambiente do kernel)
+# Um arquivo: se o ambiente do build o aponta, o zigoto escreve ali uma linha JSON por kernel
+# (a ordem em que nasceu e o CPU dele) e, no fim, o CPU dele mesmo (dev/bench_build.py o lê).
+REGISTRO_CPU = "LIVRO_ZIGOTO_CPU"
 DONO = "LIVRO_ZIGOTO_DONO"      # o pid do build: sem ele vivo, o zigoto sai
 # O que o zigoto importa antes de qualquer fork: o kernel inteiro e o que as páginas usam.
 # torch não (só o laboratório o usa, e as threads dele não atravessam um fork).
@@ -249,7 +253,15 @@ def servidor(caminho: str):
     sel.register(escuta, selectors.EVENT_READ, ("escuta", None))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     filhos: dict[int, tuple[socket.socket, int]] = {}   # pid -> (conexão do lançador, pidfd)
+    ordem: dict[int, int] = {}                           # pid -> o n-ésimo kernel deste zigoto
     carregado = False
+    nascidos = itertools.count(1)
+    registro = os.environ.get(REGISTRO_CPU)
+
+    def registra(**dados):
+        if registro:
+            with open(registro, "a", encoding="utf-8") as f:
+                f.write(json.dumps(dados) + "\n")
 
     def termina(pid, avisa=True):
         conn, pidfd = filhos.pop(pid)
@@ -257,8 +269,9 @@ def servidor(caminho: str):
         sel.unregister(pidfd)
         os.close(pidfd)
         try:
-            _, estado = os.waitpid(pid, 0)
+            _, estado, uso = os.wait4(pid, 0)
             codigo = os.waitstatus_to_exitcode(estado)
+            registra(ordem=ordem.pop(pid, 0), cpu=round(uso.ru_utime + uso.ru_stime, 3))
         except ChildProcessError:
             codigo = 1
         if avisa:
@@ -306,6 +319,7 @@ def servidor(caminho: str):
             os.waitpid(novo, 0)             # (sem resposta) parte um do zero
             raise
         filhos[novo] = (conn, pidfd)
+        ordem[novo] = next(nascidos)
         sel.register(conn, selectors.EVENT_READ, ("lancador", novo))
         sel.register(pidfd, selectors.EVENT_READ, ("filho", novo))
         conn.sendall(f"pid {novo}\n".encode())
@@ -346,6 +360,10 @@ def servidor(caminho: str):
             os.unlink(caminho)
         except OSError:
             pass
+        import resource
+
+        eu = resource.getrusage(resource.RUSAGE_SELF)
+        registra(zigoto=round(eu.ru_utime + eu.ru_stime, 3))
 
 
 if __name__ == "__main__":
