@@ -114,8 +114,7 @@ def mapa(ax, M, rotulos_linhas, rotulos_colunas, casas=3, titulo="", cmap="Blues
     hi = max(finitos) if vmax is None else vmax
     dados = np.ma.masked_invalid(np.array([[x if x != -math.inf else np.nan for x in linha]
                                            for linha in M], dtype=float))
-    mapa_cor = __import__("matplotlib").colormaps[cmap].copy()
-    mapa_cor.set_bad("#eeeeee")
+    mapa_cor = __import__("matplotlib").colormaps[cmap].with_extremes(bad="#eeeeee")
     ax.imshow(dados, cmap=mapa_cor, vmin=lo, vmax=hi, aspect="auto")
     meio = (lo + hi) / 2
     for i in range(n):
