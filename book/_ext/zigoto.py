@@ -40,7 +40,7 @@ DONO = "LIVRO_ZIGOTO_DONO"      # o pid do build: sem ele vivo, o zigoto sai
 # O que o zigoto importa antes de qualquer fork: o kernel inteiro e o que as páginas usam.
 # torch não (só o laboratório o usa, e as threads dele não atravessam um fork).
 # O ipykernel.debugger (e o debugpy dele) o kernel importa ao iniciar: sem ele aqui, cada página
-# pagava de novo uns 0,1 s de CPU.
+# pagava de novo uns 0,1–0,2 s de CPU.
 PRECARGA = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger",
             "IPython.display", "myst_nb.ext.glue", "numpy", "matplotlib.pyplot",
             "matplotlib_inline.backend_inline")
