@@ -206,7 +206,7 @@ function bytesRuntime(porCaminho) {
   return { linhas, cru: linhas.reduce((s, l) => s + l.cru, 0), gz: linhas.reduce((s, l) => s + l.gz, 0) };
 }
 
-async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = false } = {}) {
+async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = false, esperarMemoria = false } = {}) {
   const meu = !ctx;
   ctx ??= await navegador.newContext({ viewport: { width: 1280, height: 900 } });
   if (meu) await bloquearRede(ctx);
@@ -226,6 +226,12 @@ async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = 
   if (esperarBytecode) {
     await pg.waitForFunction(() => globalThis.livroWidgets.medidas.bytecode || globalThis.livroWidgets.estado() !== "pronto",
       null, { timeout: ESPERA });
+  }
+  if (esperarMemoria) {
+    // o leitor fica na página enquanto o worker guarda a memória do Python (uns 0,2 s depois
+    // de pronto); quem sai antes disso deixa a próxima página sem ela
+    await pg.waitForFunction(() => globalThis.livroWidgets.medidas.memoriaGuardada, null, { timeout: 10_000 })
+      .catch(() => {});
   }
   const m = await pg.evaluate(() => ({ ...globalThis.livroWidgets.medidas, estado: globalThis.livroWidgets.estado(),
     texto: document.querySelector(".lw-status").textContent }));
@@ -279,15 +285,17 @@ try {
       const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
       await bloquearRede(ctx);
       if (!compartilhado) await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
-      const frio = await prontoEm(navegador, srv, a, { ctx, esperarBytecode: true });
+      const frio = await prontoEm(navegador, srv, a, { ctx, esperarBytecode: true, esperarMemoria: !compartilhado });
       const runtime = bytesRuntime(srv.enviados.porCaminho);
       const morno = await prontoEm(navegador, srv, b, { ctx });
       await ctx.close();
       await srv.fechar();
       pares.push({ compartilhado,
-        frio: { pagina: a, pronto: frio.pronto, inicio: frio.inicio, fases: frio.fases, bytecode: frio.bytecode },
+        frio: { pagina: a, pronto: frio.pronto, inicio: frio.inicio, fases: frio.fases, bytecode: frio.bytecode,
+          memoriaMs: frio.memoriaGuardada ? frio.memoriaGuardada - frio.pronto : null },
         morno: { pagina: b, pronto: morno.pronto, fases: morno.fases, usouBytecode: morno.usouBytecode,
-          rede: morno.bytes?.rede, reutilizado: morno.reutilizado }, razao: morno.pronto / frio.pronto, runtime });
+          rede: morno.bytes?.rede, reutilizado: morno.reutilizado, memoria: morno.memoria, antecipado: morno.antecipado },
+        razao: morno.pronto / frio.pronto, runtime });
       if (!JSON_SAIDA) process.stderr.write(`  ${compartilhado ? "compartilhado" : "comum"}: frio ${a}: ` +
         `${s(frio.pronto)} s; morno ${b}: ${s(morno.pronto)} s\n`);
     }
@@ -387,9 +395,16 @@ try {
       `${s(mediana(pares.map((p) => p.frio.inicio ?? 0)))} s depois da navegação`);
     for (const compartilhado of [true, false]) {
       const razoes = pares.filter((p) => p.compartilhado === compartilhado).map((p) => p.razao);
-      const reuso = pares.filter((p) => p.compartilhado === compartilhado && p.morno.reutilizado).length;
+      const deste = pares.filter((p) => p.compartilhado === compartilhado);
+      const reuso = deste.filter((p) => p.morno.reutilizado).length;
+      const memoria = deste.filter((p) => p.morno.memoria === "usado").length;
+      const cedo = deste.filter((p) => p.morno.antecipado).length;
+      const guardou = deste.map((p) => p.frio.memoriaMs).filter((x) => x !== null && x !== undefined);
       console.log(`razão morno/frio, ${compartilhado ? "worker compartilhado (Chromium; o Python da página fria " +
-        `reaproveitado em ${reuso} de ${razoes.length})` : "Worker comum (sem SharedWorker; o runtime do Cache API)"}: ` +
+        `reaproveitado em ${reuso} de ${razoes.length})` : "Worker comum (sem SharedWorker; o runtime do Cache API, " +
+        `a memória do Python restaurada em ${memoria} de ${razoes.length}, guardada pela página fria ` +
+        `${guardou.length ? s(mediana(guardou)) : "—"} s depois de pronta, mediana; o worker criado antes do manifesto em ` +
+        `${cedo} de ${razoes.length})`}: ` +
         `mediana ${mediana(razoes).toFixed(2).replace(".", ",")}, pior ` +
         `${Math.max(...razoes).toFixed(2).replace(".", ",")} (orçamento ≤ ${String(ORC.razao).replace(".", ",")}: ` +
         `${ok(Math.max(...razoes) <= ORC.razao)})`);

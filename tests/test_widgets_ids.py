@@ -68,7 +68,7 @@ def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build)
         texto = html.read_text(encoding="utf-8")
         cabeca, _, corpo = texto.partition("</head>")
         nomes = list(dict.fromkeys(re.findall(r'class="livro-widget" data-widget="([^"]+)"', corpo)))
-        m = re.search(r"livroPartida = .*?livroAbrir\((\[.*?\]), inicio\)", cabeca, re.S)
+        m = re.search(r"livroPartida = .*?livroAbrir\((\[.*?\]), inicio, \{ cedo \}\)", cabeca, re.S)
         if not nomes:
             assert "livroPartida" not in texto, html.name
             continue

@@ -7,35 +7,40 @@
 // quando o leitor passa para a seguinte); sem SharedWorker, um Worker comum. Manda "iniciar"
 // e devolve o canal, com as mensagens que chegarem antes de alguém as ouvir na fila; ou
 // { erro } com a mensagem para o leitor. widgets.js usa esta mesma função; opcoes.compartilhado
-// (false) pede um Worker comum.
+// (false) pede um Worker comum; opcoes.cedo, um canal já aberto (abaixo).
 //
 // Partida antecipada: se o runtime já está no Cache API (o leitor viu outra página com
 // widget), o worker abre aqui, enquanto o HTML ainda chega; widgets.js (defer) adota o canal.
 // Sem runtime guardado, não abre nada: numa página fria o Python só carrega quando um widget
 // aparece. As mesmas condições do widgets.js (LIVRO_WIDGETS, file://).
+//
+// O worker é criado já neste script, antes do manifesto chegar, com a versão que o último
+// "pronto" guardou no localStorage: o navegador só põe um worker para andar quando o thread da
+// página fica livre, e depois do manifesto a página já está ocupada lendo o HTML (medido: o
+// worker começava uns 0,4 s mais tarde). O "iniciar" só vai quando o manifesto confirma a
+// versão e o Cache API tem o runtime; senão, esse worker fecha sem ter buscado nada.
 (() => {
   const cfg = Object.assign({ modo: "visivel", ocioso: true, paradoMs: 20000, compartilhado: true },
     globalThis.LIVRO_WIDGETS);
   if (location.protocol === "file:") return;
   const raiz = document.documentElement.dataset.content_root || "";
   const url = (caminho) => new URL(raiz + "_static/" + caminho, location.href);
-  globalThis.livroAbrir = async (widgets, inicio, opcoes) => {
-    let m;
-    try {
-      const r = await fetch(url("pyodide/manifesto.json"), { cache: "no-cache" });
-      if (r.status === 404) {
-        return { erro: "O site não tem o runtime do Python (_static/pyodide/manifesto.json): o build não terminou." };
-      }
-      if (!r.ok) return { erro: `Não deu para buscar a lista do runtime do Python (HTTP ${r.status}).` };
-      m = await r.json();
-    } catch (e) {
-      return { erro: `Não deu para buscar o runtime do Python (${e.message}).` };
-    }
-    const c = { fila: [], inicio, aoMsg: null, aoErro: null, ouviu: false };
+  const VERSAO = "livro-runtime-versao"; // chave do localStorage
+  // Abre o worker da versão, sem mandar nada; c.partir(msg) manda o "iniciar" (e o manda de
+  // novo ao Worker comum que substitui um SharedWorker que falhou).
+  const abrir = (versao, opcoes) => {
+    const c = { fila: [], inicio: null, aoMsg: null, aoErro: null, ouviu: false, versao, iniciar: null,
+      criado: performance.now() };
     const erro = (ev) => (c.aoErro ? c.aoErro(ev) : c.fila.push({ erro: ev }));
-    const msg = ({ data }) => { c.ouviu = true; if (c.aoMsg) c.aoMsg(data); else c.fila.push({ data }); };
-    const endereco = url(`widgets/worker.mjs?v=${m.versao}`);
-    const iniciar = { tipo: "iniciar", paradoMs: cfg.paradoMs, widgets, manifesto: m };
+    const msg = ({ data }) => {
+      c.ouviu = true;
+      if (data?.tipo === "pronto") {
+        try { localStorage.setItem(VERSAO, versao); } catch { /* sem localStorage: sem partida cedo */ }
+      }
+      if (c.aoMsg) c.aoMsg(data); else c.fila.push({ data });
+    };
+    c.partir = (m) => { c.iniciar = m; c.enviar(m); };
+    const endereco = url(`widgets/worker.mjs?v=${versao}`);
     const comum = () => {
       const w = new Worker(endereco, { type: "module" });
       w.onerror = erro;
@@ -43,12 +48,12 @@
       c.enviar = (d) => w.postMessage(d);
       c.fechar = () => w.terminate();
       c.compartilhado = false;
-      c.enviar(iniciar);
+      if (c.iniciar) c.enviar(c.iniciar);
     };
     let sw = null;
     if (cfg.compartilhado && opcoes?.compartilhado !== false && globalThis.SharedWorker) {
       try {
-        sw = new SharedWorker(endereco, { type: "module", name: `livro-python-${m.versao}`, extendedLifetime: true });
+        sw = new SharedWorker(endereco, { type: "module", name: `livro-python-${versao}`, extendedLifetime: true });
       } catch {
         sw = null; // um navegador que recusa o SharedWorker: segue com um Worker comum
       }
@@ -67,12 +72,50 @@
     c.enviar = (d) => sw.port.postMessage(d);
     c.fechar = () => sw.port.close();
     c.compartilhado = true;
-    c.enviar(iniciar);
+    return c;
+  };
+  globalThis.livroAbrir = async (widgets, inicio, opcoes) => {
+    let c = opcoes?.cedo || null;
+    let m;
+    try {
+      const r = await fetch(url("pyodide/manifesto.json"), { cache: "no-cache" });
+      if (r.status === 404) {
+        c?.fechar();
+        return { erro: "O site não tem o runtime do Python (_static/pyodide/manifesto.json): o build não terminou." };
+      }
+      if (!r.ok) {
+        c?.fechar();
+        return { erro: `Não deu para buscar a lista do runtime do Python (HTTP ${r.status}).` };
+      }
+      m = await r.json();
+    } catch (e) {
+      c?.fechar();
+      return { erro: `Não deu para buscar o runtime do Python (${e.message}).` };
+    }
+    if (c && c.versao !== m.versao) { // o site foi publicado de novo: o worker certo é outro
+      c.fechar();
+      c = null;
+    }
+    if (c) c.antecipado = true; // criado antes do manifesto chegar
+    c ??= abrir(m.versao, opcoes);
+    c.inicio = inicio;
+    c.partir({ tipo: "iniciar", paradoMs: cfg.paradoMs, widgets, manifesto: m });
     return c;
   };
   if (cfg.modo !== "visivel" || !cfg.ocioso || !globalThis.caches || !globalThis.Worker) return;
   const inicio = performance.now();
+  let cedo = null;
+  try {
+    const v = localStorage.getItem(VERSAO);
+    if (v && /^[\w-]{1,64}$/.test(v)) cedo = abrir(v);
+  } catch {
+    cedo = null; // sem localStorage (ou o worker recusado): abre depois do manifesto
+  }
   globalThis.livroPartida = caches.has("livro-runtime")
-    .then((tem) => (tem ? globalThis.livroAbrir(__WIDGETS__, inicio) : null))
-    .catch(() => null);
+    .then((tem) => {
+      if (tem) return globalThis.livroAbrir(__WIDGETS__, inicio, { cedo });
+      cedo?.fechar();
+      return null;
+    })
+    .catch(() => { cedo?.fechar(); return null; });
 })();

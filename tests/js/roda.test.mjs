@@ -87,6 +87,6 @@ test("loadPackage instala a roda do lock do site, e um widget responde como no C
 test("o worker instala a roda do livro com loadPackage, a partir do lock do site", () => {
   const worker = readFileSync(join(HTML, "_static", "widgets", "worker.mjs"), "utf8");
   assert.match(worker, /lockFileContents: lock/);
-  assert.match(worker, /py\.loadPackage\(m\.roda\.pacote/);
+  assert.match(worker, /\bpy\.loadPackage\(m\.roda\.pacote/);
   assert.doesNotMatch(worker, /FS\.writeFile|sys\.path/, "o worker ainda põe arquivos do livro à mão");
 });

@@ -552,8 +552,25 @@ test("recarregar no meio da carga, com o worker compartilhado: a mesma carga seg
 test("recarregar no meio da carga, com um Worker comum: continua do que já chegou (Cache API)", () =>
   recarregarNoMeio(false));
 
+// A memória do Python guardada no Cache API pelo worker (o instantâneo): bytes, ou 0 se não há.
+// Espera até `ms` que ela apareça (o worker a guarda logo depois do "pronto").
+async function memoriaGuardada(pg, ms = 20_000) {
+  return pg.evaluate(async (ms) => {
+    const fim = performance.now() + ms;
+    for (;;) {
+      const c = await caches.open("livro-runtime");
+      for (const k of await c.keys()) {
+        if (k.url.includes("/pyodide/memoria?v=")) return (await (await c.match(k)).arrayBuffer()).byteLength;
+      }
+      if (performance.now() > fim) return 0;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  }, ms);
+}
+
 // A segunda página, por dois caminhos: com o worker compartilhado, o Python da primeira ainda
-// está vivo e só os widgets dela aquecem; com um Worker comum, o runtime vem do Cache API.
+// está vivo e só os widgets dela aquecem; com um Worker comum, o runtime vem do Cache API e o
+// Python, do instantâneo da memória que a primeira guardou.
 async function segundaPagina(compartilhado) {
   const ctx = await navegador.newContext();
   try {
@@ -569,6 +586,8 @@ async function segundaPagina(compartilhado) {
     assert.equal(ma.bytecode.erro, undefined);
     assert.equal(ma.compartilhado, compartilhado);
     assert.equal(ma.reutilizado, false);
+    assert.equal(ma.memoria, "sem", "a primeira carga achou uma memória guardada num navegador novo");
+    assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
     await a.pg.close();
     const outro = nomes.find((n) => paginas.get(n) !== paginas.get(nomes[0]));
     const b = await abrir(outro, { ctx });
@@ -581,6 +600,11 @@ async function segundaPagina(compartilhado) {
     const dcl = await b.pg.evaluate(() => performance.getEntriesByType("navigation")[0].domContentLoadedEventStart);
     assert.equal(m.partida, "head", "o worker da segunda página não partiu do <head>");
     assert.ok(m.inicio < dcl, `o worker partiu em ${Math.round(m.inicio)} ms, depois do HTML lido (${Math.round(dcl)} ms)`);
+    // o worker nasceu antes de o manifesto chegar (a versão veio do localStorage)
+    const manifesto = await b.pg.evaluate(() => performance.getEntriesByType("resource")
+      .find((r) => r.name.includes("/pyodide/manifesto.json"))?.responseEnd);
+    assert.equal(m.antecipado, true, "o worker da segunda página esperou o manifesto");
+    assert.ok(m.criado < manifesto, `o worker nasceu em ${Math.round(m.criado)} ms, depois do manifesto (${Math.round(manifesto)} ms)`);
     if (compartilhado) {
       // a primeira página já fechou, e o mesmo Python responde à segunda: nada recarregou
       assert.equal(m.worker, ma.worker, "a segunda página abriu outro worker");
@@ -592,6 +616,7 @@ async function segundaPagina(compartilhado) {
       assert.equal(m.reutilizado, false);
       assert.equal(m.bytes.cache, m.bytes.total, "a segunda página não leu o runtime do Cache API");
       assert.ok(m.fases.python > 0, "a segunda página não iniciou o Python dela");
+      assert.equal(m.memoria, "usado", "a segunda página não restaurou a memória guardada do Python");
     }
     assert.equal(await textoSaida(b.w), build, "na segunda página, o Python discorda do build");
     semErrosNossos(b.erros);
@@ -740,6 +765,9 @@ test("site publicado de novo (outra versão no manifesto): a página abre outro 
     const mb = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
     assert.notEqual(mb.worker, ma.worker, "a versão nova conversou com o worker da versão antiga");
     assert.equal(mb.reutilizado, false);
+    // o localStorage guardava a versão antiga: o worker criado cedo fechou, e outro abriu
+    assert.equal(mb.antecipado, false, "a página adotou o worker da versão antiga");
+    assert.equal(mb.memoria, "sem", "a memória do Python da versão antiga foi restaurada na nova");
     assert.equal(mb.bytes.cache, mb.bytes.total, "os arquivos iguais deviam vir do Cache API");
     await b.pg.close();
   } finally {
@@ -747,6 +775,67 @@ test("site publicado de novo (outra versão no manifesto): a página abre outro 
     await srv.fechar();
   }
 });
+
+// A memória do Python guardada (o instantâneo) estragada de dois jeitos: todos os bytes
+// trocados (o cabeçalho já não confere) ou só o meio zerado (o cabeçalho confere, o Python não).
+async function memoriaEstragada(jeito) {
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
+    const nome = nomeDe(umaPagina());
+    const a = await abrir(nome, { ctx });
+    await pronto(a.pg, a.w);
+    assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
+    await a.pg.evaluate(async (jeito) => {
+      const c = await caches.open("livro-runtime");
+      const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
+      const bytes = new Uint8Array(await (await c.match(k)).arrayBuffer());
+      if (jeito === "tudo") bytes.fill(0xab);
+      else bytes.fill(0, Math.floor(bytes.length / 4), Math.floor((3 * bytes.length) / 4));
+      bytes[bytes.length - 1] ^= 0xff; // e a marca para o teste saber que esta é a estragada
+      await c.put(k, new Response(bytes));
+    }, jeito);
+    const estragada = await a.pg.evaluate(async () => {
+      const c = await caches.open("livro-runtime");
+      const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
+      const v = new Uint8Array(await (await c.match(k)).arrayBuffer());
+      return v[v.length - 1];
+    });
+    await a.pg.close();
+    const b = await abrir(nome, { ctx });
+    const build = await textoSaida(b.w);
+    await pronto(b.pg, b.w);
+    const m = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
+    assert.equal(m.memoria, "sem", "a memória estragada foi usada");
+    assert.equal(await textoSaida(b.w), build, "depois da memória estragada, o Python discorda do build");
+    // a estragada foi apagada e outra, guardada: a próxima carga volta a ser rápida
+    const valida = await b.pg.evaluate(async (estragada) => {
+      const fim = performance.now() + 20_000;
+      for (;;) {
+        const c = await caches.open("livro-runtime");
+        const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
+        if (k) {
+          const v = new Uint8Array(await (await c.match(k)).arrayBuffer());
+          if (v[0] !== 0xab && v[v.length - 1] !== estragada) return v.length;
+        }
+        if (performance.now() > fim) return 0;
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+    }, estragada);
+    assert.ok(valida > 1e6, "o worker não guardou outra memória no lugar da estragada");
+    semErrosNossos(b.erros);
+    await b.pg.close();
+  } finally {
+    await ctx.close();
+  }
+}
+
+test("memória do Python guardada com todos os bytes trocados: inicia do jeito normal, responde certo e guarda outra", () =>
+  memoriaEstragada("tudo"));
+
+test("memória do Python guardada com o meio zerado (o cabeçalho confere): inicia do jeito normal e responde certo", () =>
+  memoriaEstragada("meio"));
 
 test("widget longe da tela: o Python só carrega quando o widget aparece (mesmo numa seção ainda sem desenho)", async () => {
   // Cache vazio: sem runtime guardado, a página não pode baixar 4 MB por um widget que o

@@ -215,6 +215,8 @@ function adotar(c) {
   if (c.erro) { falhar(c.erro); return; }
   canal = c;
   medidas.compartilhado = c.compartilhado;
+  medidas.antecipado = !!c.antecipado; // o worker nasceu no <head>, antes do manifesto
+  medidas.criado = c.criado; // quando o worker foi criado (ms da navegação)
   let limite = null;
   c.aoErro = (ev) => {
     clearTimeout(limite);
@@ -246,6 +248,7 @@ function adotar(c) {
       medidas.compartilhado = c.compartilhado; // pode ter virado um Worker comum no caminho
       medidas.reutilizado = data.reutilizado;
       medidas.worker = data.worker;
+      medidas.memoria = data.memoria; // o Python veio do instantâneo da memória? usado | feito | sem
       todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
         : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
@@ -254,6 +257,7 @@ function adotar(c) {
         bombear(w);
       }
     } else if (data.tipo === "bytecode") medidas.bytecode = data;
+    else if (data.tipo === "memoria") medidas.memoriaGuardada = performance.now(); // a próxima carga a restaura
     else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
     else if (data.tipo === "falhou") {
       clearTimeout(limite);

@@ -22,6 +22,12 @@
 //   tipo application/wasm: o tipo que o servidor manda não importa mais;
 // - a biblioteca padrão é o zip enxuto do build, já compilado; a roda do livro vem com o
 //   resto (mesmo cache, mesmo progresso) e o fetch do loadPackage a recebe daqui.
+//
+// A memória do Python recém-iniciado também fica no Cache API (um instantâneo do Pyodide,
+// `makeMemorySnapshot`, API privada da versão fixada): a próxima carga sem um Python vivo (um
+// Worker comum na página seguinte, ou o leitor que volta outro dia) a restaura em vez de iniciar
+// o Python de novo. São uns 21 MB guardados; o que não der certo com ele (cota, versão, bytes
+// estragados) só faz o Python iniciar do jeito normal.
 
 const BASE = new URL("../", import.meta.url); // .../_static/
 const CACHE = "livro-runtime";
@@ -33,6 +39,17 @@ let formato = null;
 let pacote = null;
 let bytecode = null; // o bytecode veio pronto do build (pyodide py-compile): nada a compilar aqui
 let paradoMs = 20_000;
+let memoria = "sem"; // o instantâneo da memória nesta carga: usado | feito | sem
+// A versão do site está no endereço deste worker (partida.js): a memória guardada começa a ser
+// lida já, antes de a página mandar o manifesto (a página ainda está lendo o HTML).
+const VERSAO = new URL(import.meta.url).searchParams.get("v");
+const chaveMemoria = (versao) => new URL(`pyodide/memoria?v=${versao}`, BASE).href;
+const lerMemoria = (versao) => (self.caches ? caches.open(CACHE)
+  .then((c) => c.match(chaveMemoria(versao)))
+  .then((r) => (r ? r.arrayBuffer() : null))
+  .then((b) => (b && b.byteLength > 64 ? new Uint8Array(b) : null))
+  .catch(() => null) : Promise.resolve(null));
+let memoriaCedo = VERSAO ? lerMemoria(VERSAO) : null; // solto depois de usado (21 MB)
 const t0 = performance.now();
 const fases = {};
 const marca = (nome) => { fases[nome] = Math.round(performance.now() - t0); };
@@ -70,11 +87,11 @@ function avisar(forcar) {
   difundir({ tipo: "progresso", ...progresso });
 }
 
-async function abrirCache(itens) {
+async function abrirCache(itens, extras = []) {
   try {
     if (!self.caches) return null; // fora de um contexto seguro (http:// que não é local)
     const c = await caches.open(CACHE);
-    const validos = new Set(itens.map(chave));
+    const validos = new Set([...itens.map(chave), ...extras]);
     for (const req of await c.keys()) if (!validos.has(req.url)) await c.delete(req);
     return c;
   } catch {
@@ -153,8 +170,12 @@ async function iniciar(m) {
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
   const asmItens = descomprime ? m.asm.pedacos : [m.asm.inteiro];
   const stdlibItem = descomprime ? m.stdlib.gz : m.stdlib.inteiro;
+  // o instantâneo vale para esta versão do site (runtime, biblioteca padrão e este worker)
+  const chaveFoto = chaveMemoria(m.versao);
+  const lendoMemoria = memoriaCedo && VERSAO === m.versao ? memoriaCedo : lerMemoria(m.versao);
+  memoriaCedo = null;
   const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, ...m.asm.pedacos, m.asm.inteiro,
-    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda]);
+    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda], [chaveFoto]);
   const itens = [...asmItens, ...wasmItens, stdlibItem, m.lock, m.roda];
   progresso.total = itens.reduce((s, i) => s + i.bytes, 0);
   avisar(true);
@@ -177,7 +198,6 @@ async function iniciar(m) {
   const partesAsm = dados.slice(0, asmItens.length);
   const partesWasm = dados.slice(asmItens.length, asmItens.length + wasmItens.length);
   const [s, lockBytes, roda] = dados.slice(asmItens.length + wasmItens.length);
-  const stdlib = descomprime ? await new Response(gz([s])).blob() : new Blob([s]);
   const lock = JSON.parse(new TextDecoder().decode(lockBytes));
   const urlRoda = new URL(m.roda.url, BASE).href;
 
@@ -192,14 +212,20 @@ async function iniciar(m) {
     if (u === urlRoda) return Promise.resolve(new Response(roda));
     return fetchOriginal(recurso, opcoes);
   };
-  const instancia = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = async (...a) => {
-    const r = await instancia(...a);
+  // O wasm começa a compilar já, enquanto o resto se monta (a biblioteca padrão, o
+  // pyodide.asm.js, a memória guardada); o Pyodide recebe o módulo compilado, e uma segunda
+  // partida (depois de uma memória guardada que não serviu) não compila de novo.
+  const compilando = WebAssembly.compileStreaming(respostaWasm());
+  compilando.catch(() => {}); // a falha aparece quando o Pyodide pedir o módulo
+  WebAssembly.instantiateStreaming = async (_resposta, importacoes) => {
+    const module = await compilando;
+    const instance = await WebAssembly.instantiate(module, importacoes);
     marca("wasm");
-    return r;
+    return { module, instance };
   };
 
   let py;
+  let novaFoto = null; // a memória do Python recém-iniciado, a guardar depois do "pronto"
   try {
     const { loadPyodide } = await import("../pyodide/pyodide.mjs");
     // pyodide.asm.js (montado dos pedaços) define globalThis._createPyodideModule; com ele
@@ -211,19 +237,52 @@ async function iniciar(m) {
     } catch {
       // o Pyodide importa o arquivo ele mesmo
     }
-    py = await loadPyodide({
+    const stdlib = descomprime ? await new Response(gz([s])).blob() : new Blob([s]);
+    const config = {
       indexURL: new URL("pyodide/", BASE).href,
       stdLibURL: URL.createObjectURL(stdlib),
       lockFileContents: lock,
       packageBaseUrl: new URL("pyodide/", BASE).href,
       stdout: () => {}, stderr: () => {},
-    });
-    marca("python");
-    await py.loadPackage(m.roda.pacote, { messageCallback: () => {}, errorCallback: () => {} });
-    marca("roda");
-    const api = py.pyimport(m.modulos.api);
+    };
+    // Inicia o Python (da memória guardada, se veio) e instala a roda; confere uma conta.
+    const subir = async (foto) => {
+      const py = await loadPyodide(foto ? { ...config, _loadSnapshot: foto } : { ...config, _makeSnapshot: Boolean(cache) });
+      if (!foto && cache) {
+        // Já, antes da roda: o loadPackage deixa objetos do JavaScript que o instantâneo recusa.
+        // Copiar a memória leva uns 25 ms; guardá-la (uns 0,2 s deste thread) fica para depois
+        // do "pronto".
+        try {
+          novaFoto = py.makeMemorySnapshot();
+        } catch {
+          novaFoto = null; // sem instantâneo desta vez: a próxima carga inicia do jeito normal
+        }
+      }
+      marca("python");
+      await py.loadPackage(m.roda.pacote, { messageCallback: () => {}, errorCallback: () => {} });
+      marca("roda");
+      const api = py.pyimport(m.modulos.api);
+      const fmt = py.pyimport(m.modulos.formato);
+      if (fmt.num(0.5, 1) !== "0,5") throw new Error("o Python não formata números");
+      return { py, api, fmt };
+    };
+    const foto = await lendoMemoria;
+    marca("preparo"); // o runtime montado e a memória guardada lida
+    let r = null;
+    if (foto) {
+      try {
+        r = await subir(foto);
+        memoria = "usado";
+      } catch {
+        // outro Pyodide, ou bytes estragados: apaga a memória e inicia do jeito normal
+        await cache.delete(chaveFoto).catch(() => {});
+      }
+    }
+    r ??= await subir(null);
+    py = r.py;
+    const api = r.api;
     responder = api.responder_json;
-    formato = py.pyimport(m.modulos.formato);
+    formato = r.fmt;
     // De onde veio o Python do livro (para os testes: a roda instalada, em bytecode).
     pacote = { nome: m.roda.pacote, arquivo: String(api.__file__), instalados: Object.keys(py.loadedPackages) };
     bytecode = { tipo: "bytecode", ms: 0, bytes: m.roda.bytes + m.stdlib.gz.bytes, origem: "build" };
@@ -232,8 +291,17 @@ async function iniciar(m) {
     return falhou(`Não deu para iniciar o Python: ${e.message}`);
   }
   estado = "pronto";
-  for (const p of [...esperando]) pronto(p, false);
+  const paginas = [...esperando];
+  for (const p of paginas) pronto(p, false);
   esperando.clear();
+  if (novaFoto) {
+    const corpo = new Response(novaFoto, { headers: { "content-type": "application/octet-stream" } });
+    novaFoto = null;
+    cache.put(chaveFoto, corpo).then(() => {
+      memoria = "feito";
+      for (const p of paginas) p.postMessage({ tipo: "memoria", guardada: true });
+    }, () => {}); // cota cheia: segue sem guardar
+  }
 }
 
 // "pronto" para uma página: antes, chama uma vez cada widget dela que este worker ainda não
@@ -253,7 +321,7 @@ function pronto(p, reutilizado) {
   if (!fases.aquecido) marca("aquecido");
   const agora = performance.now();
   const segundos = formato.num((agora - p.t) / 1000, 1);
-  p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote,
+  p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote, memoria,
     fases: reutilizado ? { aquecido: Math.round(agora - p.t) } : fases,
     bytes: reutilizado ? { rede: 0, cache: 0, total: progresso.total } : { ...progresso } });
   p.postMessage(bytecode);
