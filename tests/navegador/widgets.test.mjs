@@ -837,6 +837,41 @@ test("memória do Python guardada com todos os bytes trocados: inicia do jeito n
 test("memória do Python guardada com o meio zerado (o cabeçalho confere): inicia do jeito normal e responde certo", () =>
   memoriaEstragada("meio"));
 
+test("localStorage com a versão mas sem o runtime guardado (o leitor limpou o cache): o worker do <head> fecha sem buscar nada", async () => {
+  // partida.js cria o worker já com a versão do localStorage; sem o runtime no Cache API, ele não
+  // pode começar a baixar 4 MB por um widget que o leitor ainda não viu.
+  const versao = JSON.parse(readFileSync(join(HTML, "_static", "pyodide", "manifesto.json"), "utf8")).versao;
+  const [pagina, nome] = [...new Map([...paginas.entries()].map(([n, p]) => [p, n]))]
+    .find(([p]) => p !== umaPagina()) || [umaPagina(), nomeDe(umaPagina())];
+  const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript((v) => { try { localStorage.setItem("livro-runtime-versao", v); } catch { /* about:blank */ } }, versao);
+    const pyodide = [];
+    const workers = [];
+    ctx.on("request", (r) => {
+      if (r.url().includes("/_static/pyodide/") && !r.url().includes("manifesto.json")) pyodide.push(r.url());
+      if (r.url().includes("/widgets/worker.mjs")) workers.push(r.url());
+    });
+    const pg = await ctx.newPage();
+    await pg.goto(servidor.url + pagina);
+    await pg.waitForTimeout(1500);
+    assert.ok(workers.some((u) => u.includes(`v=${versao}`)), "o <head> não criou o worker com a versão do localStorage");
+    assert.equal(await pg.evaluate(() => globalThis.livroWidgets.estado()), "parado");
+    assert.equal(await pg.evaluate(() => globalThis.livroPartida), null, "a partida do <head> seguiu sem runtime guardado");
+    const w = pg.locator(`.livro-widget[data-widget="${nome}"]`).first();
+    const longe = await w.evaluate((el) => el.getBoundingClientRect().top - innerHeight - 600 > 0);
+    if (longe) assert.deepEqual(pyodide, [], "baixou o Pyodide sem o widget na tela");
+    await rolarAte(w);
+    await pg.waitForFunction(() => globalThis.livroWidgets.estado() === "pronto", null, { timeout: ESPERA });
+    const m = await pg.evaluate(() => globalThis.livroWidgets.medidas);
+    assert.equal(m.antecipado, false, "a página adotou o worker que o <head> abriu sem runtime");
+    assert.equal(m.partida, "widgets.js");
+  } finally {
+    await ctx.close();
+  }
+});
+
 test("widget longe da tela: o Python só carrega quando o widget aparece (mesmo numa seção ainda sem desenho)", async () => {
   // Cache vazio: sem runtime guardado, a página não pode baixar 4 MB por um widget que o
   // leitor ainda não viu. Vale para toda página cujo widget começa longe da primeira tela.
