@@ -201,8 +201,9 @@ async function iniciar(m) {
   const lock = JSON.parse(new TextDecoder().decode(lockBytes));
   const urlRoda = new URL(m.roda.url, BASE).href;
 
-  // O Pyodide busca `pyodide.asm.wasm` (compila em fluxo) e, no loadPackage, a roda do
-  // livro com fetch: entregamos os bytes que já temos.
+  // O Pyodide busca `pyodide.asm.wasm` e, no loadPackage, a roda do livro com fetch:
+  // entregamos os bytes que já temos (a resposta do wasm ele nem lê: recebe o módulo já
+  // compilado, logo abaixo; sem ela, o pedido iria à rede).
   const respostaWasm = () => new Response(descomprime ? gz(partesWasm) : new Blob(partesWasm),
     { headers: { "content-type": "application/wasm" } });
   const fetchOriginal = self.fetch.bind(self);
