@@ -295,10 +295,14 @@ async function iniciar(m) {
   const paginas = [...esperando];
   for (const p of paginas) pronto(p, false);
   esperando.clear();
-  if (novaFoto) {
-    // Em pedaços de 256 KB: entregar os 21 MB de uma vez prendia este thread por até 90 ms
-    // (uma resposta pedida nessa hora esperava); assim, uns 15 ms no máximo.
-    const foto = novaFoto;
+  if (!novaFoto) return;
+  // Em pedaços de 256 KB: entregar os 21 MB de uma vez prendia este thread por até 90 ms
+  // (uma resposta pedida nessa hora esperava); assim, uns 15 ms no máximo. Um Worker comum
+  // morre com a página: guarda logo. O compartilhado sobrevive a ela: espera 3 s, para não
+  // disputar a CPU com a página seguinte de quem passa logo adiante.
+  const foto = novaFoto;
+  novaFoto = null;
+  setTimeout(() => {
     let pos = 0;
     const corpo = new Response(new ReadableStream({
       pull(c) {
@@ -307,12 +311,11 @@ async function iniciar(m) {
         pos += 262_144;
       },
     }), { headers: { "content-type": "application/octet-stream" } });
-    novaFoto = null;
     cache.put(chaveFoto, corpo).then(() => {
       memoria = "feito";
       for (const p of paginas) p.postMessage({ tipo: "memoria", guardada: true });
     }, () => {}); // cota cheia: segue sem guardar
-  }
+  }, COMPARTILHADO ? 3000 : 0);
 }
 
 // "pronto" para uma página: antes, chama uma vez cada widget dela que este worker ainda não
