@@ -553,19 +553,22 @@ test("recarregar no meio da carga, com um Worker comum: continua do que já cheg
   recarregarNoMeio(false));
 
 // A memória do Python guardada no Cache API pelo worker (o instantâneo): bytes, ou 0 se não há.
-// Espera até `ms` que ela apareça (o worker a guarda logo depois do "pronto").
-async function memoriaGuardada(pg, ms = 20_000) {
-  return pg.evaluate(async (ms) => {
-    const fim = performance.now() + ms;
+// Espera até 20 s que ela apareça (o worker a guarda logo depois do "pronto"); com `marca`, só
+// conta uma cujo último byte é outro (a estragada de propósito tem esse byte trocado).
+async function memoriaGuardada(pg, marca = null) {
+  return pg.evaluate(async (marca) => {
+    const fim = performance.now() + 20_000;
     for (;;) {
       const c = await caches.open("livro-runtime");
-      for (const k of await c.keys()) {
-        if (k.url.includes("/pyodide/memoria?v=")) return (await (await c.match(k)).arrayBuffer()).byteLength;
+      const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
+      if (k) {
+        const v = new Uint8Array(await (await c.match(k)).arrayBuffer());
+        if (marca === null || v[v.length - 1] !== marca) return v.length;
       }
       if (performance.now() > fim) return 0;
       await new Promise((ok) => setTimeout(ok, 100));
     }
-  }, ms);
+  }, marca);
 }
 
 // A segunda página, por dois caminhos: com o worker compartilhado, o Python da primeira ainda
@@ -787,21 +790,17 @@ async function memoriaEstragada(jeito) {
     const a = await abrir(nome, { ctx });
     await pronto(a.pg, a.w);
     assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
-    await a.pg.evaluate(async (jeito) => {
+    const estragada = await a.pg.evaluate(async (jeito) => {
       const c = await caches.open("livro-runtime");
       const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
       const bytes = new Uint8Array(await (await c.match(k)).arrayBuffer());
+      const ultimo = bytes[bytes.length - 1];
       if (jeito === "tudo") bytes.fill(0xab);
       else bytes.fill(0, Math.floor(bytes.length / 4), Math.floor((3 * bytes.length) / 4));
-      bytes[bytes.length - 1] ^= 0xff; // e a marca para o teste saber que esta é a estragada
+      bytes[bytes.length - 1] = ultimo ^ 0xff; // a marca: o último byte de uma memória boa é outro
       await c.put(k, new Response(bytes));
+      return bytes[bytes.length - 1];
     }, jeito);
-    const estragada = await a.pg.evaluate(async () => {
-      const c = await caches.open("livro-runtime");
-      const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
-      const v = new Uint8Array(await (await c.match(k)).arrayBuffer());
-      return v[v.length - 1];
-    });
     await a.pg.close();
     const b = await abrir(nome, { ctx });
     const build = await textoSaida(b.w);
@@ -810,19 +809,7 @@ async function memoriaEstragada(jeito) {
     assert.equal(m.memoria, "sem", "a memória estragada foi usada");
     assert.equal(await textoSaida(b.w), build, "depois da memória estragada, o Python discorda do build");
     // a estragada foi apagada e outra, guardada: a próxima carga volta a ser rápida
-    const valida = await b.pg.evaluate(async (estragada) => {
-      const fim = performance.now() + 20_000;
-      for (;;) {
-        const c = await caches.open("livro-runtime");
-        const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
-        if (k) {
-          const v = new Uint8Array(await (await c.match(k)).arrayBuffer());
-          if (v[0] !== 0xab && v[v.length - 1] !== estragada) return v.length;
-        }
-        if (performance.now() > fim) return 0;
-        await new Promise((ok) => setTimeout(ok, 100));
-      }
-    }, estragada);
+    const valida = await memoriaGuardada(b.pg, estragada);
     assert.ok(valida > 1e6, "o worker não guardou outra memória no lugar da estragada");
     semErrosNossos(b.erros);
     await b.pg.close();

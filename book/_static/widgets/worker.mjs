@@ -251,8 +251,8 @@ async function iniciar(m) {
       const py = await loadPyodide(foto ? { ...config, _loadSnapshot: foto } : { ...config, _makeSnapshot: Boolean(cache) });
       if (!foto && cache) {
         // Já, antes da roda: o loadPackage deixa objetos do JavaScript que o instantâneo recusa.
-        // Copiar a memória leva uns 25 ms; guardá-la (uns 0,2 s deste thread) fica para depois
-        // do "pronto".
+        // Copiar a memória leva uns 25 ms; guardá-la (uns 0,15–0,2 s, disputando a CPU) fica
+        // para depois do "pronto".
         try {
           novaFoto = py.makeMemorySnapshot();
         } catch {
