@@ -5,8 +5,10 @@ scripts, o worker e os notebooks gerados importam `livro` porque ele está insta
 (`pip install -e .`, no `make`) ou porque a pasta `livro/` está ao lado (notebook baixado).
 """
 import ast
+import json
 import re
 import subprocess
+import sys
 
 import pytest
 from conftest import EDITA_CAMINHO, RAIZ
@@ -146,3 +148,20 @@ def test_o_colab_do_laboratorio_baixa_o_fecho_de_livro_gpt2_lab():
     arquivos, externos = navegador.arquivos_do_pacote(["from livro.gpt2 import lab"])
     assert sorted(gl.ARQUIVOS) == arquivos
     assert {"torch", "transformers"} <= set(externos)
+
+
+def test_importar_todos_traz_o_modulo_de_cada_widget():
+    """O worker chama `importar_todos` antes de guardar a memória do Python: depois dela, cada
+    widget acha o seu módulo já importado (num Python novo, nenhum estava antes)."""
+    codigo = (
+        "import sys, json\n"
+        "import livro.widgets.api as api\n"
+        "mods = sorted({'livro.widgets.' + m for _, m in api.WIDGETS.values()})\n"
+        "antes = [m for m in mods if m in sys.modules]\n"
+        "api.importar_todos()\n"
+        "depois = [m for m in mods if m in sys.modules]\n"
+        "ok = all(nome in sys.modules['livro.widgets.' + m].REGISTRO for nome, (_, m) in api.WIDGETS.items())\n"
+        "print(json.dumps([mods, antes, depois, ok]))\n")
+    r = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
+    mods, antes, depois, ok = json.loads(r.stdout)
+    assert len(mods) >= 3 and antes == [] and depois == mods and ok

@@ -590,6 +590,7 @@ async function segundaPagina(compartilhado) {
     assert.equal(ma.compartilhado, compartilhado);
     assert.equal(ma.reutilizado, false);
     assert.equal(ma.memoria, "sem", "a primeira carga achou uma memória guardada num navegador novo");
+    assert.equal(ma.pacote.naMemoria, false);
     assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
     await a.pg.close();
     const outro = nomes.find((n) => paginas.get(n) !== paginas.get(nomes[0]));
@@ -620,6 +621,9 @@ async function segundaPagina(compartilhado) {
       assert.equal(m.bytes.cache, m.bytes.total, "a segunda página não leu o runtime do Cache API");
       assert.ok(m.fases.python > 0, "a segunda página não iniciou o Python dela");
       assert.equal(m.memoria, "usado", "a segunda página não restaurou a memória guardada do Python");
+      // a memória guardada já trazia os módulos do livro importados; o loadPackage instalou a roda
+      assert.equal(m.pacote.naMemoria, true, "a memória restaurada veio sem os módulos do livro");
+      assert.deepEqual(m.pacote.instalados, [ma.pacote.nome]);
     }
     assert.equal(await textoSaida(b.w), build, "na segunda página, o Python discorda do build");
     semErrosNossos(b.erros);

@@ -40,6 +40,19 @@ let pacote = null;
 let bytecode = null; // o bytecode veio pronto do build (pyodide py-compile): nada a compilar aqui
 let paradoMs = 20_000;
 let memoria = "sem"; // o instantâneo da memória nesta carga: usado | feito | sem
+let naMemoria = false; // os módulos do livro já estavam importados na memória restaurada
+// Python, antes do instantâneo: a roda em /tmp/roda.whl aberta no site-packages e os módulos
+// de todos os widgets importados (livro.widgets.api.importar_todos).
+const preparo = (api) => [
+  "def _preparo():",
+  "    import importlib, sys, zipfile",
+  "    destino = next(p for p in sys.path if p.endswith('site-packages'))",
+  "    with zipfile.ZipFile('/tmp/roda.whl') as z:",
+  "        z.extractall(destino)",
+  `    importlib.import_module(${JSON.stringify(api)}).importar_todos()`,
+  "_preparo()",
+  "del _preparo",
+].join("\n");
 // A versão do site está no endereço deste worker (partida.js): a memória guardada começa a ser
 // lida já, antes de a página mandar o manifesto (a página ainda está lendo o HTML).
 const VERSAO = new URL(import.meta.url).searchParams.get("v");
@@ -250,16 +263,23 @@ async function iniciar(m) {
     const subir = async (foto) => {
       const py = await loadPyodide(foto ? { ...config, _loadSnapshot: foto } : { ...config, _makeSnapshot: Boolean(cache) });
       if (!foto && cache) {
-        // Já, antes da roda: o loadPackage deixa objetos do JavaScript que o instantâneo recusa.
-        // Copiar a memória leva uns 25 ms; guardá-la (uns 0,15–0,2 s, disputando a CPU) fica
-        // para depois do "pronto".
+        // Antes do loadPackage, que deixa objetos do JavaScript que o instantâneo recusa: a roda
+        // aberta pelo zipfile do Python e os módulos dos widgets importados, para a página
+        // seguinte recebê-los já na memória (o loadPackage, logo abaixo, instala a mesma roda
+        // por cima). Copiar a memória leva uns 25 ms; guardá-la (uns 0,15–0,2 s, disputando a
+        // CPU) fica para depois do "pronto".
         try {
+          py.FS.writeFile("/tmp/roda.whl", roda);
+          py.runPython(preparo(m.modulos.api));
+          py.FS.unlink("/tmp/roda.whl");
           novaFoto = py.makeMemorySnapshot();
         } catch {
           novaFoto = null; // sem instantâneo desta vez: a próxima carga inicia do jeito normal
         }
       }
       marca("python");
+      // os módulos do livro vieram na memória restaurada? (para os testes)
+      naMemoria = Boolean(foto) && py.runPython(`import sys; ${JSON.stringify(m.modulos.api)} in sys.modules`);
       await py.loadPackage(m.roda.pacote, { messageCallback: () => {}, errorCallback: () => {} });
       marca("roda");
       const api = py.pyimport(m.modulos.api);
@@ -285,7 +305,8 @@ async function iniciar(m) {
     responder = api.responder_json;
     formato = r.fmt;
     // De onde veio o Python do livro (para os testes: a roda instalada, em bytecode).
-    pacote = { nome: m.roda.pacote, arquivo: String(api.__file__), instalados: Object.keys(py.loadedPackages) };
+    pacote = { nome: m.roda.pacote, arquivo: String(api.__file__), instalados: Object.keys(py.loadedPackages),
+      naMemoria };
     bytecode = { tipo: "bytecode", ms: 0, bytes: m.roda.bytes + m.stdlib.gz.bytes, origem: "build" };
     marca("imports");
   } catch (e) {

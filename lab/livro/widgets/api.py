@@ -42,6 +42,13 @@ def funcoes(nome):
     return importlib.import_module(f"livro.widgets.{WIDGETS[nome][1]}").REGISTRO[nome]
 
 
+def importar_todos():
+    """Importa já os módulos de todos os widgets. O worker do navegador chama isto antes de
+    guardar a memória do Python: a página seguinte os recebe importados."""
+    for modulo in sorted({m for _, m in WIDGETS.values()}):
+        importlib.import_module(f"livro.widgets.{modulo}")
+
+
 def _curta(msg):
     """Uma mensagem que cita a entrada do leitor não repete 5.000 caracteres dela: cada trecho
     entre aspas ("…" ou «…») fica com 40 caracteres no máximo. As aspas se casam da esquerda
