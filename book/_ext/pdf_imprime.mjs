@@ -26,7 +26,9 @@ const COLUNA_PX = Math.floor((210 - 32) / 25.4 * 96);
 const navegador = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--font-render-hinting=none"],
+    "--disable-sync", "--no-first-run", "--font-render-hinting=none",
+    // sem o menu da barra de endereço (uma página WebUI que o Chromium 156 abre a cada página nova)
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"],
 });
 let falhou = 0;
 try {
