@@ -89,4 +89,6 @@ test("o worker instala a roda do livro com loadPackage, a partir do lock do site
   assert.match(worker, /lockFileContents: lock/);
   assert.match(worker, /\bpy\.loadPackage\(m\.roda\.pacote/);
   assert.doesNotMatch(worker, /FS\.writeFile|sys\.path/, "o worker ainda põe arquivos do livro à mão");
+  // antes do instantâneo da memória, a mesma roda aberta pela API do Pyodide (nada além dela)
+  assert.deepEqual([...worker.matchAll(/unpackArchive\(([^)]*)\)/g)].map((x) => x[1]), ['roda, "wheel", { extractDir: sitePackages }']);
 });

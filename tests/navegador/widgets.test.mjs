@@ -591,6 +591,7 @@ async function segundaPagina(compartilhado) {
     assert.equal(ma.reutilizado, false);
     assert.equal(ma.memoria, "sem", "a primeira carga achou uma memória guardada num navegador novo");
     assert.equal(ma.pacote.naMemoria, false);
+    assert.equal(ma.runtime, "pedaços");
     assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
     await a.pg.close();
     const outro = nomes.find((n) => paginas.get(n) !== paginas.get(nomes[0]));
@@ -624,6 +625,9 @@ async function segundaPagina(compartilhado) {
       // a memória guardada já trazia os módulos do livro importados; o loadPackage instalou a roda
       assert.equal(m.pacote.naMemoria, true, "a memória restaurada veio sem os módulos do livro");
       assert.deepEqual(m.pacote.instalados, [ma.pacote.nome]);
+      assert.match(m.pacote.arquivo, /\/site-packages\/.+\.pyc$/, "os módulos da memória não vieram da roda");
+      // o runtime veio já descomprimido, guardado pela primeira página
+      assert.equal(m.runtime, "descomprimido", "a segunda página descomprimiu os pedaços de novo");
     }
     assert.equal(await textoSaida(b.w), build, "na segunda página, o Python discorda do build");
     semErrosNossos(b.erros);
@@ -821,6 +825,60 @@ async function memoriaEstragada(jeito) {
     await ctx.close();
   }
 }
+
+// O runtime descomprimido guardado (o .wasm, o pyodide.asm.js ou a biblioteca padrão) com os
+// bytes trocados, no tamanho certo (o hash não confere): a carga recomeça dos pedaços de gzip,
+// responde como o build e guarda um runtime bom no lugar.
+async function cruEstragado(nome) {
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
+    const pagina = nomeDe(umaPagina());
+    const a = await abrir(pagina, { ctx });
+    await pronto(a.pg, a.w);
+    assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
+    const marca = await a.pg.evaluate(async (nome) => {
+      const c = await caches.open("livro-runtime");
+      const k = (await c.keys()).find((r) => r.url.includes(`/pyodide/cru/${nome}?v=`));
+      const bytes = new Uint8Array(await (await c.match(k)).arrayBuffer());
+      bytes.fill(0xab);
+      await c.put(k, new Response(bytes));
+      return bytes.length;
+    }, nome);
+    assert.ok(marca > 1e5, `o worker não guardou o ${nome} descomprimido`);
+    await a.pg.close();
+    const b = await abrir(pagina, { ctx });
+    const build = await textoSaida(b.w);
+    await pronto(b.pg, b.w);
+    const m = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
+    assert.equal(m.runtime, "pedaços", `o ${nome} estragado foi usado`);
+    assert.equal(m.bytes.rede, 0, "recomeçar dos pedaços não devia baixar nada");
+    assert.equal(await textoSaida(b.w), build, `depois do ${nome} estragado, o Python discorda do build`);
+    // um runtime bom no lugar do estragado (e a memória: a seguinte volta a ser rápida)
+    assert.ok(await memoriaGuardada(b.pg) > 1e6, "o worker não guardou outra memória");
+    const primeiro = await b.pg.evaluate(async (nome) => {
+      const c = await caches.open("livro-runtime");
+      const k = (await c.keys()).find((r) => r.url.includes(`/pyodide/cru/${nome}?v=`));
+      return k ? new Uint8Array(await (await c.match(k)).arrayBuffer())[0] : null;
+    }, nome);
+    assert.notEqual(primeiro, 0xab, `o ${nome} estragado ficou no cache`);
+    assert.notEqual(primeiro, null, `o worker não guardou outro ${nome}`);
+    semErrosNossos(b.erros);
+    await b.pg.close();
+  } finally {
+    await ctx.close();
+  }
+}
+
+test("runtime descomprimido guardado com o .wasm estragado: recomeça dos pedaços e responde certo", () =>
+  cruEstragado("wasm"));
+
+test("runtime descomprimido guardado com o pyodide.asm.js estragado: recomeça dos pedaços e responde certo", () =>
+  cruEstragado("asm"));
+
+test("runtime descomprimido guardado com a biblioteca padrão estragada: recomeça dos pedaços e responde certo", () =>
+  cruEstragado("stdlib"));
 
 test("memória do Python guardada com todos os bytes trocados: inicia do jeito normal, responde certo e guarda outra", () =>
   memoriaEstragada("tudo"));

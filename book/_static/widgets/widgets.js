@@ -249,6 +249,7 @@ function adotar(c) {
       medidas.reutilizado = data.reutilizado;
       medidas.worker = data.worker;
       medidas.memoria = data.memoria; // o Python veio do instantâneo da memória? usado | feito | sem
+      medidas.runtime = data.runtime; // pedaços (de gzip) | descomprimido (guardado por uma carga anterior)
       todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
         : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {

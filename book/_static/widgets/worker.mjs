@@ -26,8 +26,10 @@
 // A memória do Python recém-iniciado também fica no Cache API (um instantâneo do Pyodide,
 // `makeMemorySnapshot`, API privada da versão fixada): a próxima carga sem um Python vivo (um
 // Worker comum na página seguinte, ou o leitor que volta outro dia) a restaura em vez de iniciar
-// o Python de novo. São uns 21 MB guardados; o que não der certo com ele (cota, versão, bytes
-// estragados) só faz o Python iniciar do jeito normal.
+// o Python de novo, já com os módulos dos widgets importados. São uns 21 MB guardados; o que
+// não der certo com ele (cota, versão, bytes estragados) só faz o Python iniciar do jeito normal.
+// O runtime descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão, uns 13 MB) fica ao
+// lado: a carga seguinte não descomprime nada; se o hash dele não confere, recomeça dos pedaços.
 
 const BASE = new URL("../", import.meta.url); // .../_static/
 const CACHE = "livro-runtime";
@@ -41,15 +43,13 @@ let bytecode = null; // o bytecode veio pronto do build (pyodide py-compile): na
 let paradoMs = 20_000;
 let memoria = "sem"; // o instantâneo da memória nesta carga: usado | feito | sem
 let naMemoria = false; // os módulos do livro já estavam importados na memória restaurada
-// Python, antes do instantâneo: a roda em /tmp/roda.whl aberta no site-packages e os módulos
-// de todos os widgets importados (livro.widgets.api.importar_todos); também os que o loadPackage
-// importa na primeira vez (importlib.metadata, tarfile: uns 35 ms a menos na página seguinte).
+let runtime = "pedaços"; // de onde veio o runtime nesta carga: pedaços (de gzip) | descomprimido
+// Python, antes do instantâneo (com a roda já aberta por unpackArchive): os módulos de todos os
+// widgets importados (livro.widgets.api.importar_todos), e os que o loadPackage importa na
+// primeira vez (importlib.metadata, tarfile: uns 35 ms a menos na página seguinte).
 const preparo = (api) => [
   "def _preparo():",
-  "    import importlib, importlib.metadata, sys, tarfile, zipfile",
-  "    destino = next(p for p in sys.path if p.endswith('site-packages'))",
-  "    with zipfile.ZipFile('/tmp/roda.whl') as z:",
-  "        z.extractall(destino)",
+  "    import importlib, importlib.metadata, tarfile",
   `    importlib.import_module(${JSON.stringify(api)}).importar_todos()`,
   "_preparo()",
   "del _preparo",
@@ -58,6 +58,32 @@ const preparo = (api) => [
 // lida já, antes de a página mandar o manifesto (a página ainda está lendo o HTML).
 const VERSAO = new URL(import.meta.url).searchParams.get("v");
 const chaveMemoria = (versao) => new URL(`pyodide/memoria?v=${versao}`, BASE).href;
+// O runtime já descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão), guardado depois
+// do primeiro "pronto" com a versão do site: a carga seguinte não lê os pedaços de gzip nem os
+// descomprime de novo (uns 13 MB a mais no navegador).
+const chavesCru = (versao) => Object.fromEntries(["wasm", "asm", "stdlib"]
+  .map((n) => [n, new URL(`pyodide/cru/${n}?v=${versao}`, BASE).href]));
+async function lerCru(cache, kc, m) {
+  try {
+    const rs = await Promise.all([kc.wasm, kc.asm, kc.stdlib].map((k) => cache.match(k)));
+    if (!rs.every(Boolean)) return null;
+    const [wasm, asm, stdlib] = await Promise.all(rs.map((r) => r.blob()));
+    // um arquivo do tamanho errado não serve; o hash (SHA-256, o do manifesto) é conferido
+    // enquanto o wasm compila, antes de o Python iniciar
+    const pares = [[wasm, m.wasm.inteiro], [asm, m.asm.inteiro], [stdlib, m.stdlib.inteiro]];
+    if (pares.some(([b, item]) => b.size !== item.bytes)) return null;
+    const confere = Promise.all(pares.map(async ([b, item]) => {
+      const h = new Uint8Array(await crypto.subtle.digest("SHA-256", await b.arrayBuffer()));
+      if ([...h.slice(0, 6)].map((x) => x.toString(16).padStart(2, "0")).join("") !== item.hash) {
+        throw new Error(`o ${item.url} guardado não confere`);
+      }
+    }));
+    confere.catch(() => {}); // a falha aparece em iniciar
+    return { wasm, asm, stdlib, confere, bytes: wasm.size + asm.size + stdlib.size };
+  } catch {
+    return null;
+  }
+}
 const lerMemoria = (versao) => (self.caches ? caches.open(CACHE)
   .then((c) => c.match(chaveMemoria(versao)))
   .then((r) => (r ? r.arrayBuffer() : null))
@@ -177,9 +203,11 @@ async function buscarTodos(itens, cache) {
 const mib = (n) => (n / 1048576).toLocaleString("pt-BR", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 
 // ---------------------------------------------------------------------------
-async function iniciar(m) {
+// semCru: sem o runtime descomprimido guardado (ele falhou nesta carga: recomeça dos pedaços).
+async function iniciar(m, semCru = false) {
   if (!m?.wasm) return falhou("A página não mandou a lista do runtime do Python: recarregue a página.");
   marca("pedido"); // o "iniciar" da página chegou (com o manifesto que ela já leu)
+  progresso.rede = progresso.cache = 0;
   const descomprime = typeof DecompressionStream === "function";
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
   const asmItens = descomprime ? m.asm.pedacos : [m.asm.inteiro];
@@ -188,10 +216,14 @@ async function iniciar(m) {
   const chaveFoto = chaveMemoria(m.versao);
   const lendoMemoria = memoriaCedo && VERSAO === m.versao ? memoriaCedo : lerMemoria(m.versao);
   memoriaCedo = null;
+  const kc = chavesCru(m.versao);
   const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, ...m.asm.pedacos, m.asm.inteiro,
-    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda], [chaveFoto]);
-  const itens = [...asmItens, ...wasmItens, stdlibItem, m.lock, m.roda];
-  progresso.total = itens.reduce((s, i) => s + i.bytes, 0);
+    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda], [chaveFoto, ...Object.values(kc)]);
+  const cru = descomprime && cache && !semCru ? await lerCru(cache, kc, m) : null;
+  runtime = cru ? "descomprimido" : "pedaços";
+  const itens = cru ? [m.lock, m.roda] : [...asmItens, ...wasmItens, stdlibItem, m.lock, m.roda];
+  progresso.total = itens.reduce((s, i) => s + i.bytes, 0) + (cru ? cru.bytes : 0);
+  if (cru) progresso.cache += cru.bytes;
   avisar(true);
   let dados;
   try {
@@ -209,16 +241,16 @@ async function iniciar(m) {
   iniciando = true;
   difundir({ tipo: "fase", fase: "iniciando" });
   const gz = (partes) => new Blob(partes).stream().pipeThrough(new DecompressionStream("gzip"));
-  const partesAsm = dados.slice(0, asmItens.length);
-  const partesWasm = dados.slice(asmItens.length, asmItens.length + wasmItens.length);
-  const [s, lockBytes, roda] = dados.slice(asmItens.length + wasmItens.length);
+  const partesAsm = cru ? null : dados.slice(0, asmItens.length);
+  const partesWasm = cru ? null : dados.slice(asmItens.length, asmItens.length + wasmItens.length);
+  const [s, lockBytes, roda] = cru ? [null, ...dados] : dados.slice(asmItens.length + wasmItens.length);
   const lock = JSON.parse(new TextDecoder().decode(lockBytes));
   const urlRoda = new URL(m.roda.url, BASE).href;
 
   // O Pyodide busca `pyodide.asm.wasm` e, no loadPackage, a roda do livro com fetch:
   // entregamos os bytes que já temos (a resposta do wasm ele nem lê: recebe o módulo já
   // compilado, logo abaixo; sem ela, o pedido iria à rede).
-  const respostaWasm = () => new Response(descomprime ? gz(partesWasm) : new Blob(partesWasm),
+  const respostaWasm = () => new Response(cru ? cru.wasm : descomprime ? gz(partesWasm) : new Blob(partesWasm),
     { headers: { "content-type": "application/wasm" } });
   const fetchOriginal = self.fetch.bind(self);
   self.fetch = (recurso, opcoes) => {
@@ -241,18 +273,21 @@ async function iniciar(m) {
 
   let py;
   let novaFoto = null; // a memória do Python recém-iniciado, a guardar depois do "pronto"
+  let asm = null; // o pyodide.asm.js e a biblioteca padrão descomprimidos (Blob), a guardar também
+  let stdlib = null;
   try {
     const { loadPyodide } = await import("../pyodide/pyodide.mjs");
-    // pyodide.asm.js (montado dos pedaços) define globalThis._createPyodideModule; com ele
-    // definido, o Pyodide não busca o arquivo de novo.
-    const asm = descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
+    // pyodide.asm.js (montado dos pedaços, ou o descomprimido guardado) define
+    // globalThis._createPyodideModule; com ele definido, o Pyodide não busca o arquivo de novo.
+    asm = cru ? cru.asm : descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
     const urlAsm = URL.createObjectURL(new Blob([asm], { type: "text/javascript" }));
     try {
       await import(urlAsm);
-    } catch {
+    } catch (e) {
+      if (cru) throw e; // o guardado estragou: recomeça dos pedaços (abaixo)
       // o Pyodide importa o arquivo ele mesmo
     }
-    const stdlib = descomprime ? await new Response(gz([s])).blob() : new Blob([s]);
+    stdlib = cru ? cru.stdlib : descomprime ? await new Response(gz([s])).blob() : new Blob([s]);
     const config = {
       indexURL: new URL("pyodide/", BASE).href,
       stdLibURL: URL.createObjectURL(stdlib),
@@ -265,14 +300,14 @@ async function iniciar(m) {
       const py = await loadPyodide(foto ? { ...config, _loadSnapshot: foto } : { ...config, _makeSnapshot: Boolean(cache) });
       if (!foto && cache) {
         // Antes do loadPackage, que deixa objetos do JavaScript que o instantâneo recusa: a roda
-        // aberta pelo zipfile do Python e os módulos dos widgets importados, para a página
-        // seguinte recebê-los já na memória (o loadPackage, logo abaixo, instala a mesma roda
-        // por cima). Copiar a memória leva uns 25 ms; guardá-la (uns 0,15–0,2 s, disputando a
+        // aberta no site-packages (unpackArchive, a API do Pyodide que o loadPackage usa) e os
+        // módulos dos widgets importados, para a página seguinte recebê-los já na memória (o
+        // loadPackage, logo abaixo, instala a mesma roda por cima e a registra). Copiar a memória leva uns 25 ms; guardá-la (uns 0,15–0,2 s, disputando a
         // CPU) fica para depois do "pronto".
         try {
-          py.FS.writeFile("/tmp/roda.whl", roda);
+          const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
+          py.unpackArchive(roda, "wheel", { extractDir: sitePackages });
           py.runPython(preparo(m.modulos.api));
-          py.FS.unlink("/tmp/roda.whl");
           novaFoto = py.makeMemorySnapshot();
         } catch {
           novaFoto = null; // sem instantâneo desta vez: a próxima carga inicia do jeito normal
@@ -289,6 +324,9 @@ async function iniciar(m) {
       return { py, api, fmt };
     };
     const foto = await lendoMemoria;
+    // O runtime guardado confere com o manifesto (e um .wasm que não compila faria o Pyodide
+    // abortar sem avisar): senão, recomeça dos pedaços.
+    if (cru) await Promise.all([compilando, cru.confere]);
     marca("preparo"); // o runtime montado e a memória guardada lida
     let r = null;
     if (foto) {
@@ -311,32 +349,52 @@ async function iniciar(m) {
     bytecode = { tipo: "bytecode", ms: 0, bytes: m.roda.bytes + m.stdlib.gz.bytes, origem: "build" };
     marca("imports");
   } catch (e) {
+    if (cru) {
+      // o runtime descomprimido guardado pode ser a causa: apaga (e a memória) e recomeça dos pedaços
+      await Promise.all([...Object.values(kc), chaveFoto].map((k) => cache.delete(k))).catch(() => {});
+      self.fetch = fetchOriginal;
+      memoria = "sem";
+      return iniciar(m, true);
+    }
     return falhou(`Não deu para iniciar o Python: ${e.message}`);
   }
   estado = "pronto";
   const paginas = [...esperando];
   for (const p of paginas) pronto(p, false);
   esperando.clear();
-  if (!novaFoto) return;
-  // Em pedaços de 256 KB: entregar os 21 MB de uma vez prendia este thread por até 90 ms
-  // (uma resposta pedida nessa hora esperava); assim, uns 15 ms no máximo. Um Worker comum
-  // morre com a página: guarda logo. O compartilhado sobrevive a ela: espera 3 s, para não
-  // disputar a CPU com a página seguinte de quem passa logo adiante.
+  // Depois do "pronto": o runtime descomprimido, se esta carga o montou dos pedaços (o .wasm é
+  // descomprimido de novo aqui, uns 60 ms), e então a memória, em pedaços de 256 KB: entregá-la
+  // de uma vez prendia este thread por até 90 ms (uma resposta pedida nessa hora esperava);
+  // assim, uns 15 ms no máximo. Um Worker comum morre com a página: guarda logo. O compartilhado
+  // sobrevive a ela: espera 3 s, para não disputar a CPU com a página seguinte de quem passa
+  // logo adiante. A memória vai por último: com ela no cache, o resto também está.
   const foto = novaFoto;
   novaFoto = null;
-  setTimeout(() => {
-    let pos = 0;
-    const corpo = new Response(new ReadableStream({
-      pull(c) {
-        if (pos >= foto.length) return c.close();
-        c.enqueue(foto.subarray(pos, pos + 262_144));
-        pos += 262_144;
-      },
-    }), { headers: { "content-type": "application/octet-stream" } });
-    cache.put(chaveFoto, corpo).then(() => {
+  const guardarCru = !cru && descomprime && cache && asm && stdlib;
+  if (!foto && !guardarCru) return;
+  setTimeout(async () => {
+    try {
+      if (guardarCru) {
+        const wasm = await new Response(gz(partesWasm)).blob();
+        await cache.put(kc.wasm, new Response(wasm, { headers: { "content-type": "application/wasm" } }));
+        await cache.put(kc.asm, new Response(asm, { headers: { "content-type": "text/javascript" } }));
+        await cache.put(kc.stdlib, new Response(stdlib, { headers: { "content-type": "application/zip" } }));
+      }
+      if (!foto) return;
+      let pos = 0;
+      const corpo = new Response(new ReadableStream({
+        pull(c) {
+          if (pos >= foto.length) return c.close();
+          c.enqueue(foto.subarray(pos, pos + 262_144));
+          pos += 262_144;
+        },
+      }), { headers: { "content-type": "application/octet-stream" } });
+      await cache.put(chaveFoto, corpo);
       memoria = "feito";
       for (const p of paginas) p.postMessage({ tipo: "memoria", guardada: true });
-    }, () => {}); // cota cheia: segue sem guardar
+    } catch {
+      // cota cheia: segue sem guardar
+    }
   }, COMPARTILHADO ? 3000 : 0);
 }
 
@@ -357,7 +415,7 @@ function pronto(p, reutilizado) {
   if (!fases.aquecido) marca("aquecido");
   const agora = performance.now();
   const segundos = formato.num((agora - p.t) / 1000, 1);
-  p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote, memoria,
+  p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote, memoria, runtime,
     fases: reutilizado ? { aquecido: Math.round(agora - p.t) } : fases,
     bytes: reutilizado ? { rede: 0, cache: 0, total: progresso.total } : { ...progresso } });
   p.postMessage(bytecode);
