@@ -294,7 +294,8 @@ try {
         frio: { pagina: a, pronto: frio.pronto, inicio: frio.inicio, fases: frio.fases, bytecode: frio.bytecode,
           memoriaMs: frio.memoriaGuardada ? frio.memoriaGuardada - frio.pronto : null },
         morno: { pagina: b, pronto: morno.pronto, fases: morno.fases, usouBytecode: morno.usouBytecode,
-          rede: morno.bytes?.rede, reutilizado: morno.reutilizado, memoria: morno.memoria, antecipado: morno.antecipado },
+          rede: morno.bytes?.rede, reutilizado: morno.reutilizado, memoria: morno.memoria, antecipado: morno.antecipado,
+          runtime: morno.runtime },
         razao: morno.pronto / frio.pronto, runtime });
       if (!JSON_SAIDA) process.stderr.write(`  ${compartilhado ? "compartilhado" : "comum"}: frio ${a}: ` +
         `${s(frio.pronto)} s; morno ${b}: ${s(morno.pronto)} s\n`);
@@ -399,10 +400,11 @@ try {
       const reuso = deste.filter((p) => p.morno.reutilizado).length;
       const memoria = deste.filter((p) => p.morno.memoria === "usado").length;
       const cedo = deste.filter((p) => p.morno.antecipado).length;
+      const cru = deste.filter((p) => p.morno.runtime === "descomprimido").length;
       const guardou = deste.map((p) => p.frio.memoriaMs).filter((x) => x !== null && x !== undefined);
       console.log(`razão morno/frio, ${compartilhado ? "worker compartilhado (Chromium; o Python da página fria " +
         `reaproveitado em ${reuso} de ${razoes.length})` : "Worker comum (sem SharedWorker; o runtime do Cache API, " +
-        `a memória do Python restaurada em ${memoria} de ${razoes.length}, guardada pela página fria ` +
+        `já descomprimido em ${cru} de ${razoes.length}; a memória do Python restaurada em ${memoria} de ${razoes.length}, guardada pela página fria ` +
         `${guardou.length ? s(mediana(guardou)) : "—"} s depois de pronta, mediana; o worker criado antes do manifesto em ` +
         `${cedo} de ${razoes.length})`}: ` +
         `mediana ${mediana(razoes).toFixed(2).replace(".", ",")}, pior ` +

@@ -102,6 +102,13 @@ const aquecidos = new Set(); // os widgets já chamados uma vez neste worker
 
 class Parou extends Error {}
 
+// O que se guarda depois do "pronto" espera o leitor parar de mexer (nenhum pedido há 1 s):
+// guardar disputa a CPU, e uma resposta que chega nessa hora atrasaria.
+let ultimoPedido = 0;
+const ocioso = async () => {
+  while (performance.now() - ultimoPedido < 1000) await new Promise((ok) => setTimeout(ok, 250));
+};
+
 function difundir(msg) {
   for (const p of esperando) p.postMessage(msg);
 }
@@ -365,9 +372,10 @@ async function iniciar(m, semCru = false) {
   // Depois do "pronto": o runtime descomprimido, se esta carga o montou dos pedaços (o .wasm é
   // descomprimido de novo aqui, uns 60 ms), e então a memória, em pedaços de 256 KB: entregá-la
   // de uma vez prendia este thread por até 90 ms (uma resposta pedida nessa hora esperava);
-  // assim, uns 15 ms no máximo. Um Worker comum morre com a página: guarda logo. O compartilhado
-  // sobrevive a ela: espera 3 s, para não disputar a CPU com a página seguinte de quem passa
-  // logo adiante. A memória vai por último: com ela no cache, o resto também está.
+  // assim, uns 15 ms no máximo. Cada passo espera o leitor parar de mexer (ocioso). Um Worker
+  // comum morre com a página: guarda logo. O compartilhado sobrevive a ela: espera 3 s, para não
+  // disputar a CPU com a página seguinte de quem passa logo adiante. A memória vai por último:
+  // com ela no cache, o resto também está.
   const foto = novaFoto;
   novaFoto = null;
   const guardarCru = !cru && descomprime && cache && asm && stdlib;
@@ -375,7 +383,9 @@ async function iniciar(m, semCru = false) {
   setTimeout(async () => {
     try {
       if (guardarCru) {
+        await ocioso();
         const wasm = await new Response(gz(partesWasm)).blob();
+        await ocioso();
         await cache.put(kc.wasm, new Response(wasm, { headers: { "content-type": "application/wasm" } }));
         await cache.put(kc.asm, new Response(asm, { headers: { "content-type": "text/javascript" } }));
         await cache.put(kc.stdlib, new Response(stdlib, { headers: { "content-type": "application/zip" } }));
@@ -383,7 +393,8 @@ async function iniciar(m, semCru = false) {
       if (!foto) return;
       let pos = 0;
       const corpo = new Response(new ReadableStream({
-        pull(c) {
+        async pull(c) {
+          await ocioso();
           if (pos >= foto.length) return c.close();
           c.enqueue(foto.subarray(pos, pos + 262_144));
           pos += 262_144;
@@ -438,6 +449,7 @@ function receber(p, data) {
     if (data.paradoMs) paradoMs = data.paradoMs;
     iniciar(data.manifesto);
   } else if (data.tipo === "chamar") {
+    ultimoPedido = performance.now();
     let resposta;
     const t = performance.now();
     try {
