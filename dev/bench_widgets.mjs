@@ -228,8 +228,8 @@ async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = 
       null, { timeout: ESPERA });
   }
   if (esperarMemoria) {
-    // o leitor fica na página enquanto o worker guarda a memória do Python (uns 0,2 s depois
-    // de pronto); quem sai antes disso deixa a próxima página sem ela
+    // o leitor fica na página enquanto o worker guarda o runtime descomprimido e a memória do
+    // Python (1 s depois do último pedido, mais uns 0,2 s); quem sai antes deixa a próxima sem eles
     await pg.waitForFunction(() => globalThis.livroWidgets.medidas.memoriaGuardada, null, { timeout: 10_000 })
       .catch(() => {});
   }
