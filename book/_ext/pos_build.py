@@ -34,6 +34,7 @@ de `requirements-pyodide.txt`).
 import gzip
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,7 @@ PACOTE = "livro"
 VERSAO = "1.0.0"
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
 DATA = (2020, 1, 1, 0, 0, 0)  # a data de todo arquivo que escrevemos em zip (build reprodutível)
+EPOCA = 1577836800           # a mesma data, em segundos (SOURCE_DATE_EPOCH do py-compile)
 
 
 def arquivos_da_roda():
@@ -92,6 +94,19 @@ def stdlib_enxuta(destino: Path, origem: Path = PYODIDE / "python_stdlib.zip") -
         if faltam:
             raise SystemExit(f"STDLIB_WIDGETS.txt cita arquivos que o Pyodide não tem: {faltam}")
         return _zip(destino, [(n, z.read(n)) for n in sorted(quero)])
+
+
+def _datas_fixas(caminho: Path) -> str:
+    """Regrava o zip `caminho` com a data DATA em cada arquivo (o py-compile põe a hora do build)
+    e o mesmo conteúdo, na mesma ordem e compressão; devolve o sha256 novo."""
+    with zipfile.ZipFile(caminho) as z:
+        itens = [(i, z.read(i)) for i in z.infolist()]
+    with zipfile.ZipFile(caminho, "w") as out:
+        for i, dados in itens:
+            novo = zipfile.ZipInfo(i.filename, date_time=DATA)
+            novo.compress_type, novo.external_attr = i.compress_type, i.external_attr
+            out.writestr(novo, dados, compresslevel=9 if i.compress_type == zipfile.ZIP_DEFLATED else None)
+    return hashlib.sha256(caminho.read_bytes()).hexdigest()
 
 
 def _b64(dados: bytes) -> str:
@@ -132,11 +147,14 @@ def _pyodide(*comandos):
                "        if e.code:\n"
                "            print('comando:', ' '.join(args), file=sys.stderr)\n"
                "            raise\n")
+    # SOURCE_DATE_EPOCH: o py_compile do CPython escreve então o hash da fonte no cabeçalho de
+    # cada .pyc, em vez da hora do arquivo (que é a hora do build): o mesmo código, os mesmos bytes.
+    amb = dict(os.environ, SOURCE_DATE_EPOCH=str(EPOCA))
     with tempfile.TemporaryDirectory() as tmp:   # um arquivo: o pyodide-build lê __main__.__file__
         script = Path(tmp) / "pyodide_varios.py"
         script.write_text(roteiro, encoding="utf-8")
         r = subprocess.run([str(PYODIDE_CLI.parent / "python"), str(script), json.dumps(comandos)],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=amb)
     if r.returncode:
         raise SystemExit(f"a CLI do pyodide-build falhou:\n{r.stdout}{r.stderr}")
 
@@ -168,8 +186,16 @@ def roda_e_lock(pasta: Path) -> dict:
                   "--base-path", tmp, roda],
                  ["py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp],
                  ["py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_])
-        lock = json.loads((tmp / "pyodide-lock.json").read_text(encoding="utf-8"))
+        # Build reprodutível: o mesmo código dá a mesma roda, o mesmo lock e a mesma biblioteca
+        # padrão (então a mesma versão do site, e o leitor não baixa nada de novo à toa).
+        texto_lock = (tmp / "pyodide-lock.json").read_text(encoding="utf-8")
+        lock = json.loads(texto_lock)
         nome_roda = lock["packages"][PACOTE]["file_name"]
+        sha_antes = lock["packages"][PACOTE]["sha256"]
+        sha = _datas_fixas(tmp / nome_roda)
+        assert texto_lock.count(sha_antes) == 1, "o sha256 da roda aparece mais de uma vez no lock"
+        (tmp / "pyodide-lock.json").write_text(texto_lock.replace(sha_antes, sha), encoding="utf-8")
+        _datas_fixas(zip_)
         shutil.copy2(tmp / nome_roda, pasta / nome_roda)
         shutil.copy2(tmp / "pyodide-lock.json", pasta / "pyodide-lock.json")
         shutil.copy2(zip_, pasta / "python_stdlib.zip")

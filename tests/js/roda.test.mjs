@@ -7,7 +7,8 @@ import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import { loadPyodide } from "pyodide";
@@ -91,4 +92,29 @@ test("o worker instala a roda do livro com loadPackage, a partir do lock do site
   assert.doesNotMatch(worker, /FS\.writeFile|sys\.path/, "o worker ainda põe arquivos do livro à mão");
   // antes do instantâneo da memória, a mesma roda aberta pela API do Pyodide (nada além dela)
   assert.deepEqual([...worker.matchAll(/unpackArchive\(([^)]*)\)/g)].map((x) => x[1]), ['roda, "wheel", { extractDir: sitePackages }']);
+});
+
+test("build reprodutível: a roda, o lock e a biblioteca padrão saem com os mesmos bytes de novo", () => {
+  // o site veio do make book; aqui, o mesmo pyodide-build minutos depois, noutra pasta. Com a
+  // hora do build nos .pyc ou nas datas do zip, a versão do site mudaria a cada build, e o
+  // leitor baixaria de novo o que não mudou.
+  const pasta = mkdtempSync(join(tmpdir(), "livro-roda-"));
+  try {
+    const feitos = JSON.parse(execFileSync(PYTHON, ["-m", "livro_ext.pos_build", "--roda", pasta], { encoding: "utf8" }));
+    const sha = (caminho) => createHash("sha256").update(readFileSync(caminho)).digest("hex");
+    assert.equal(sha(feitos.roda), sha(join(SITE, pacote.file_name)), "a roda mudou sem o código mudar");
+    assert.equal(sha(feitos.lock), sha(join(HTML, "_static", manifesto.lock.url)), "o lock mudou");
+    assert.equal(sha(feitos.stdlib), sha(join(HTML, "_static", manifesto.stdlib.inteiro.url)), "a stdlib mudou");
+  } finally {
+    rmSync(pasta, { recursive: true, force: true });
+  }
+  // e cada .pyc traz o hash da fonte no cabeçalho (PEP 552), não uma hora
+  py.FS.writeFile("/tmp/roda.whl", readFileSync(join(SITE, pacote.file_name)));
+  const r = JSON.parse(py.runPython(`
+import json, sys, zipfile
+def flags(caminho):
+    with zipfile.ZipFile(caminho) as z:
+        return sorted({int.from_bytes(z.read(n)[4:8], "little") for n in z.namelist() if n.endswith(".pyc")})
+json.dumps({"roda": flags("/tmp/roda.whl"), "stdlib": flags("/lib/python%d%d.zip" % sys.version_info[:2])})`));
+  assert.deepEqual(r, { roda: [3], stdlib: [3] });
 });
