@@ -787,49 +787,11 @@ test("site publicado de novo (outra versão no manifesto): a página abre outro 
   }
 });
 
-// A memória do Python guardada (o instantâneo) estragada de dois jeitos: todos os bytes
-// trocados (o cabeçalho já não confere) ou só o meio zerado (o cabeçalho confere, o Python não).
-async function memoriaEstragada(jeito) {
-  const ctx = await navegador.newContext();
-  try {
-    await bloquearRede(ctx, bloqueados);
-    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
-    const nome = nomeDe(umaPagina());
-    const a = await abrir(nome, { ctx });
-    await pronto(a.pg, a.w);
-    assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
-    const estragada = await a.pg.evaluate(async (jeito) => {
-      const c = await caches.open("livro-runtime");
-      const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
-      const bytes = new Uint8Array(await (await c.match(k)).arrayBuffer());
-      const ultimo = bytes[bytes.length - 1];
-      if (jeito === "tudo") bytes.fill(0xab);
-      else bytes.fill(0, Math.floor(bytes.length / 4), Math.floor((3 * bytes.length) / 4));
-      bytes[bytes.length - 1] = ultimo ^ 0xff; // a marca: o último byte de uma memória boa é outro
-      await c.put(k, new Response(bytes));
-      return bytes[bytes.length - 1];
-    }, jeito);
-    await a.pg.close();
-    const b = await abrir(nome, { ctx });
-    const build = await textoSaida(b.w);
-    await pronto(b.pg, b.w);
-    const m = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
-    assert.equal(m.memoria, "sem", "a memória estragada foi usada");
-    assert.equal(await textoSaida(b.w), build, "depois da memória estragada, o Python discorda do build");
-    // a estragada foi apagada e outra, guardada: a próxima carga volta a ser rápida
-    const valida = await memoriaGuardada(b.pg, estragada);
-    assert.ok(valida > 1e6, "o worker não guardou outra memória no lugar da estragada");
-    semErrosNossos(b.erros);
-    await b.pg.close();
-  } finally {
-    await ctx.close();
-  }
-}
-
-// O runtime descomprimido guardado (o .wasm, o pyodide.asm.js ou a biblioteca padrão) com os
-// bytes trocados, no tamanho certo (o hash não confere): a carga recomeça dos pedaços de gzip,
-// responde como o build e guarda um runtime bom no lugar.
-async function cruEstragado(nome) {
+// Num Worker comum, a primeira carga de uma página guarda a memória do Python (e o runtime
+// descomprimido); `estragar(arg)`, rodado nessa página, estraga algo no cache e devolve uma marca.
+// A carga seguinte da mesma página vai a `conferir({ pg, w, m, build, marca })`: `m` são as
+// medidas dela, `build` o texto da saída antes do Python (o do build).
+async function segundaCargaComCacheEstragado(estragar, arg, conferir) {
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
@@ -838,38 +800,65 @@ async function cruEstragado(nome) {
     const a = await abrir(pagina, { ctx });
     await pronto(a.pg, a.w);
     assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
-    const marca = await a.pg.evaluate(async (nome) => {
-      const c = await caches.open("livro-runtime");
-      const k = (await c.keys()).find((r) => r.url.includes(`/pyodide/cru/${nome}?v=`));
-      const bytes = new Uint8Array(await (await c.match(k)).arrayBuffer());
-      bytes.fill(0xab);
-      await c.put(k, new Response(bytes));
-      return bytes.length;
-    }, nome);
-    assert.ok(marca > 1e5, `o worker não guardou o ${nome} descomprimido`);
+    const marca = await a.pg.evaluate(estragar, arg);
     await a.pg.close();
     const b = await abrir(pagina, { ctx });
     const build = await textoSaida(b.w);
     await pronto(b.pg, b.w);
     const m = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
-    assert.equal(m.runtime, "pedaços", `o ${nome} estragado foi usado`);
-    assert.equal(m.bytes.rede, 0, "recomeçar dos pedaços não devia baixar nada");
-    assert.equal(await textoSaida(b.w), build, `depois do ${nome} estragado, o Python discorda do build`);
-    // um runtime bom no lugar do estragado (e a memória: a seguinte volta a ser rápida)
-    assert.ok(await memoriaGuardada(b.pg) > 1e6, "o worker não guardou outra memória");
-    const primeiro = await b.pg.evaluate(async (nome) => {
-      const c = await caches.open("livro-runtime");
-      const k = (await c.keys()).find((r) => r.url.includes(`/pyodide/cru/${nome}?v=`));
-      return k ? new Uint8Array(await (await c.match(k)).arrayBuffer())[0] : null;
-    }, nome);
-    assert.notEqual(primeiro, 0xab, `o ${nome} estragado ficou no cache`);
-    assert.notEqual(primeiro, null, `o worker não guardou outro ${nome}`);
+    await conferir({ ...b, m, build, marca });
     semErrosNossos(b.erros);
     await b.pg.close();
   } finally {
     await ctx.close();
   }
 }
+
+// A memória do Python guardada (o instantâneo) estragada de dois jeitos: todos os bytes
+// trocados (o cabeçalho já não confere) ou só o meio zerado (o cabeçalho confere, o Python não).
+const memoriaEstragada = (jeito) => segundaCargaComCacheEstragado(async (jeito) => {
+  const c = await caches.open("livro-runtime");
+  const k = (await c.keys()).find((r) => r.url.includes("/pyodide/memoria?v="));
+  const bytes = new Uint8Array(await (await c.match(k)).arrayBuffer());
+  const ultimo = bytes[bytes.length - 1];
+  if (jeito === "tudo") bytes.fill(0xab);
+  else bytes.fill(0, Math.floor(bytes.length / 4), Math.floor((3 * bytes.length) / 4));
+  bytes[bytes.length - 1] = ultimo ^ 0xff; // a marca: o último byte de uma memória boa é outro
+  await c.put(k, new Response(bytes));
+  return bytes[bytes.length - 1];
+}, jeito, async ({ pg, w, m, build, marca }) => {
+  assert.equal(m.memoria, "sem", "a memória estragada foi usada");
+  assert.equal(await textoSaida(w), build, "depois da memória estragada, o Python discorda do build");
+  // a estragada foi apagada e outra, guardada: a próxima carga volta a ser rápida
+  const valida = await memoriaGuardada(pg, marca);
+  assert.ok(valida > 1e6, "o worker não guardou outra memória no lugar da estragada");
+});
+
+// O runtime descomprimido guardado (o .wasm, o pyodide.asm.js ou a biblioteca padrão) com os
+// bytes trocados, no tamanho certo (o hash não confere): a carga recomeça dos pedaços de gzip,
+// responde como o build e guarda um runtime bom no lugar.
+const cruEstragado = (nome) => segundaCargaComCacheEstragado(async (nome) => {
+  const c = await caches.open("livro-runtime");
+  const k = (await c.keys()).find((r) => r.url.includes(`/pyodide/cru/${nome}?v=`));
+  const bytes = new Uint8Array(await (await c.match(k)).arrayBuffer());
+  bytes.fill(0xab);
+  await c.put(k, new Response(bytes));
+  return bytes.length;
+}, nome, async ({ pg, w, m, build, marca }) => {
+  assert.ok(marca > 1e5, `o worker não guardou o ${nome} descomprimido`);
+  assert.equal(m.runtime, "pedaços", `o ${nome} estragado foi usado`);
+  assert.equal(m.bytes.rede, 0, "recomeçar dos pedaços não devia baixar nada");
+  assert.equal(await textoSaida(w), build, `depois do ${nome} estragado, o Python discorda do build`);
+  // um runtime bom no lugar do estragado (e a memória: a seguinte volta a ser rápida)
+  assert.ok(await memoriaGuardada(pg) > 1e6, "o worker não guardou outra memória");
+  const primeiro = await pg.evaluate(async (nome) => {
+    const c = await caches.open("livro-runtime");
+    const k = (await c.keys()).find((r) => r.url.includes(`/pyodide/cru/${nome}?v=`));
+    return k ? new Uint8Array(await (await c.match(k)).arrayBuffer())[0] : null;
+  }, nome);
+  assert.notEqual(primeiro, 0xab, `o ${nome} estragado ficou no cache`);
+  assert.notEqual(primeiro, null, `o worker não guardou outro ${nome}`);
+});
 
 test("runtime descomprimido guardado com o .wasm estragado: recomeça dos pedaços e responde certo", () =>
   cruEstragado("wasm"));
