@@ -19,7 +19,7 @@ PAGINA = """<!DOCTYPE html><html><head><title>t</title></head><body>
 
 
 def _site(tmp_path, tex):
-    (tmp_path / "book").mkdir()
+    (tmp_path / "book").mkdir(parents=True)
     (tmp_path / "book" / "p.html").write_text(PAGINA.replace("{TEX}", tex), encoding="utf-8")
     return tmp_path
 
@@ -132,3 +132,37 @@ def test_radicais_da_busca_em_c_e_iguais_aos_do_snowball_em_python(build):
     assert len(palavras) > 2000
     diferentes = [(p, c.stemWord(p), py.stemWord(p)) for p in sorted(palavras) if c.stemWord(p) != py.stemWord(p)]
     assert diferentes == []
+
+
+def test_subconjunto_dos_icones_reprodutivel(build):
+    """O subconjunto leva a data da fonte original, não a hora do build: o mesmo site, os mesmos bytes."""
+    from fontTools.ttLib import TTFont
+    pasta = build / "html" / "_static" / "vendor" / "fontawesome" / "webfonts"
+    for nome in icones.FONTES:
+        original = TTFont(pasta / f"{nome}.ttf")["head"].modified
+        assert TTFont(pasta / f"{nome}{icones.SUFIXO}")["head"].modified == original, nome
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
+def test_formulas_guardadas_so_chamam_o_node_para_a_pagina_que_mudou(tmp_path, monkeypatch):
+    from livro_ext import guardado
+    monkeypatch.setattr(guardado, "PASTA", tmp_path / "cache")
+    monkeypatch.delenv("LIVRO_SEM_GUARDADO", raising=False)
+    tex = r"\frac{a}{b} = \sqrt{\sigma^2 + \epsilon}"
+    primeiro = matematica.desenhar(_site(tmp_path / "a", tex))
+    html = (tmp_path / "a" / "book" / "p.html").read_text(encoding="utf-8")
+    chamadas = []
+    run = matematica.subprocess.run
+    monkeypatch.setattr(matematica.subprocess, "run", lambda *a, **k: chamadas.append(a) or run(*a, **k))
+    # a mesma página: sai do cache, sem Node, com o mesmo HTML e o mesmo resumo
+    assert matematica.desenhar(_site(tmp_path / "b", tex)) == primeiro
+    assert chamadas == []
+    assert (tmp_path / "b" / "book" / "p.html").read_text(encoding="utf-8") == html
+    # outra fórmula: o Node desenha de novo
+    matematica.desenhar(_site(tmp_path / "c", r"\sqrt{d_k}"))
+    assert len(chamadas) == 1
+    assert (tmp_path / "c" / "book" / "p.html").read_text(encoding="utf-8") != html
+    # e sem o cache (LIVRO_SEM_GUARDADO=1), o Node sempre roda
+    monkeypatch.setenv("LIVRO_SEM_GUARDADO", "1")
+    assert matematica.desenhar(_site(tmp_path / "d", tex)) == primeiro
+    assert len(chamadas) == 2

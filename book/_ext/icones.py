@@ -75,7 +75,8 @@ def subconjunto(origem: Path, destino: Path, codigos: set[int]) -> int:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    fonte = TTFont(origem)
+    # a data de modificação da fonte original, não a hora do build: o mesmo subconjunto, os mesmos bytes
+    fonte = TTFont(origem, recalcTimestamp=False)
     tem = set(fonte.getBestCmap())
     quero = sorted(codigos & tem)
     opcoes = subset.Options()

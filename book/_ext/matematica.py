@@ -26,6 +26,8 @@ from pathlib import Path
 
 from sphinx.errors import ExtensionError
 
+from . import guardado
+
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
 FONTES_NPM = RAIZ / "node_modules" / "mathjax-full" / "es5" / "output" / "chtml" / "fonts" / "woff-v2"
@@ -74,12 +76,41 @@ def desenhar(saida: Path) -> dict:
             paginas.append(rel)
     if not paginas:
         return {"paginas": 0, "formulas": 0, "porPagina": {}}
-    r = subprocess.run([node, str(AQUI / "matematica.mjs"), str(saida), FONTES_SITE, *paginas],
+    # Cada página desenhada fica guardada pelo hash do HTML de entrada, do código e do MathJax
+    # (guardado.py): a mesma página dá o mesmo HTML, e o Node só roda para as que mudaram.
+    codigo = [(AQUI / n).read_bytes() for n in ("matematica.mjs", "matematica.py", "guardado.py")]
+    versao_mj = (RAIZ / "node_modules" / "mathjax-full" / "package.json").read_bytes()
+    chaves = {rel: guardado.chave("fórmulas", (saida / rel).read_bytes(), FONTES_SITE, versao_mj, *codigo)
+              for rel in paginas}
+    resumo = {"paginas": 0, "formulas": 0, "porPagina": {}}
+    faltam = []
+    for rel in paginas:
+        feito = guardado.ler("formulas", chaves[rel])
+        if feito is None:
+            faltam.append(rel)
+            continue
+        n, _, html = feito.partition(b"\n")
+        (saida / rel).write_bytes(html)
+        if int(n):
+            resumo["paginas"] += 1
+            resumo["formulas"] += int(n)
+            resumo["porPagina"][rel] = int(n)
+    if not faltam:
+        return resumo
+    r = subprocess.run([node, str(AQUI / "matematica.mjs"), str(saida), FONTES_SITE, *faltam],
                        capture_output=True, text=True, cwd=RAIZ)
     if r.returncode != 0:
         raise ExtensionError("matematica.py: o MathJax não desenhou as fórmulas:\n"
                              + (r.stderr.strip() or r.stdout.strip()))
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    novo = json.loads(r.stdout.strip().splitlines()[-1])
+    for rel in faltam:
+        n = novo["porPagina"].get(rel, 0)
+        guardado.guardar("formulas", chaves[rel], str(n).encode() + b"\n" + (saida / rel).read_bytes())
+        if n:
+            resumo["paginas"] += 1
+            resumo["formulas"] += n
+            resumo["porPagina"][rel] = n
+    return resumo
 
 
 def no_fim(app, exc):

@@ -43,7 +43,7 @@ import zipfile
 from base64 import urlsafe_b64encode
 from pathlib import Path
 
-from . import navegador
+from . import guardado, navegador
 
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
@@ -182,6 +182,19 @@ def roda_e_lock(pasta: Path) -> dict:
         info = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
         (tmp / "base.json").write_text(json.dumps({"info": info, "packages": {}}), encoding="utf-8")
         zip_ = stdlib_enxuta(Path(tmp_std) / "python_stdlib.zip")
+        # A saída do pyodide-build guardada pelo hash da entrada (guardado.py): a mesma roda, a mesma
+        # biblioteca padrão e o mesmo pyodide-build dão os mesmos bytes; a partida dele custa ~1,3 s de CPU.
+        k = guardado.chave("pyodide-build", roda.read_bytes(), (tmp / "base.json").read_bytes(), zip_.read_bytes(),
+                           (RAIZ / "requirements-pyodide.txt").read_bytes(), alvo, Path(__file__).read_bytes(),
+                           Path(guardado.__file__).read_bytes())
+        partes = {n: guardado.ler("pyodide", f"{k}.{n}") for n in ("lock", "roda", "stdlib")}
+        if all(v is not None for v in partes.values()):
+            nome_roda = json.loads(partes["lock"])["packages"][PACOTE]["file_name"]
+            (pasta / nome_roda).write_bytes(partes["roda"])
+            (pasta / "pyodide-lock.json").write_bytes(partes["lock"])
+            (pasta / "python_stdlib.zip").write_bytes(partes["stdlib"])
+            return {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json",
+                    "stdlib": pasta / "python_stdlib.zip"}
         _pyodide(["lockfile", "add-wheels", "--input", tmp / "base.json", "--output", tmp / "pyodide-lock.json",
                   "--base-path", tmp, roda],
                  ["py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp],
@@ -199,6 +212,8 @@ def roda_e_lock(pasta: Path) -> dict:
         shutil.copy2(tmp / nome_roda, pasta / nome_roda)
         shutil.copy2(tmp / "pyodide-lock.json", pasta / "pyodide-lock.json")
         shutil.copy2(zip_, pasta / "python_stdlib.zip")
+        for n, arq in (("roda", tmp / nome_roda), ("stdlib", zip_), ("lock", tmp / "pyodide-lock.json")):
+            guardado.guardar("pyodide", f"{k}.{n}", arq.read_bytes())   # o lock por último: com ele, o resto está lá
     return {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json", "stdlib": pasta / "python_stdlib.zip"}
 
 
@@ -212,21 +227,14 @@ def _item(caminho: Path, static: Path) -> dict:
 
 
 def _gzip_guardado(dados: bytes) -> bytes:
-    """gzip -9 de `dados` (mtime=0: sempre os mesmos bytes), guardado em node_modules/.cache
-    pelo hash da entrada: o .wasm e a biblioteca padrão compilada quase nunca mudam entre
-    builds, e comprimi-los custa segundos de CPU."""
-    pasta = RAIZ / "node_modules" / ".cache" / "livro-gzip"
-    guardado = pasta / (hashlib.sha256(dados).hexdigest() + ".gz")
-    if guardado.is_file():
-        return guardado.read_bytes()
-    gz = gzip.compress(dados, compresslevel=9, mtime=0)
-    try:
-        pasta.mkdir(parents=True, exist_ok=True)
-        temp = guardado.with_suffix(".tmp")
-        temp.write_bytes(gz)
-        temp.replace(guardado)
-    except OSError:
-        pass  # sem onde guardar: só comprime de novo na próxima vez
+    """gzip -9 de `dados` (mtime=0: sempre os mesmos bytes), guardado pelo hash da entrada
+    (guardado.py): o .wasm e a biblioteca padrão compilada quase nunca mudam entre builds, e
+    comprimi-los custa segundos de CPU."""
+    k = guardado.chave("gzip -9, mtime 0", dados)
+    gz = guardado.ler("gzip", k)
+    if gz is None:
+        gz = gzip.compress(dados, compresslevel=9, mtime=0)
+        guardado.guardar("gzip", k, gz)
     return gz
 
 
