@@ -593,6 +593,9 @@ async function segundaPagina(compartilhado) {
     assert.equal(ma.pacote.naMemoria, false);
     assert.equal(ma.runtime, "pedaços");
     assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
+    // depois do "pronto", o worker esquenta cada widget da página mais VEZES vezes
+    const wa = await esquentado(a.pg);
+    assert.equal(wa.chamadas, VEZES * wa.widgets.length, "o worker não esquentou os widgets da página");
     await a.pg.close();
     const outro = nomes.find((n) => paginas.get(n) !== paginas.get(nomes[0]));
     const b = await abrir(outro, { ctx });
@@ -630,11 +633,25 @@ async function segundaPagina(compartilhado) {
       assert.equal(m.runtime, "descomprimido", "a segunda página descomprimiu os pedaços de novo");
     }
     assert.equal(await textoSaida(b.w), build, "na segunda página, o Python discorda do build");
+    // o compartilhado só esquenta os widgets que a primeira página não tinha; um Worker novo, todos
+    const wb = await esquentado(b.pg);
+    const novos = compartilhado ? wb.widgets.filter((x) => !wa.widgets.includes(x)) : wb.widgets;
+    assert.equal(wb.chamadas, VEZES * novos.length);
     semErrosNossos(b.erros);
     await b.pg.close();
   } finally {
     await ctx.close();
   }
+}
+
+// O número de vezes que o worker esquenta cada widget depois do "pronto" (worker.mjs).
+const VEZES = Number(/const VEZES = (\d+);/.exec(readFileSync(join(HTML, "_static", "widgets", "worker.mjs"), "utf8"))[1]);
+
+// Espera o worker terminar de esquentar os widgets da página; devolve as chamadas e os widgets dela.
+async function esquentado(pg) {
+  await pg.waitForFunction(() => globalThis.livroWidgets.medidas.esquentado, null, { timeout: ESPERA });
+  return pg.evaluate(() => ({ chamadas: globalThis.livroWidgets.medidas.esquentado.chamadas,
+    widgets: [...new Set([...document.querySelectorAll(".livro-widget")].map((w) => w.dataset.widget))] }));
 }
 
 test("segunda página, worker compartilhado: o Python da primeira responde, sem carregar de novo", () =>

@@ -259,6 +259,7 @@ function adotar(c) {
       }
     } else if (data.tipo === "bytecode") medidas.bytecode = data;
     else if (data.tipo === "memoria") medidas.memoriaGuardada = performance.now(); // a próxima carga a restaura
+    else if (data.tipo === "esquentado") medidas.esquentado = { ms: performance.now(), chamadas: data.chamadas };
     else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
     else if (data.tipo === "falhou") {
       clearTimeout(limite);
