@@ -180,6 +180,17 @@ async function respostas(w, nome) {
   return { primeira: r[0], depois: r.slice(1) };
 }
 
+// As respostas de cada widget da página, um de cada vez, rolando até ele: widget -> respostas.
+async function respostasDaPagina(pg, widgets) {
+  const porWidget = new Map();
+  for (const widget of new Set(widgets)) {
+    const wl = pg.locator(`.livro-widget[data-widget="${widget}"]`).first();
+    await rolarAte(wl);
+    porWidget.set(widget, await respostas(wl, widget));
+  }
+  return porWidget;
+}
+
 async function cliqueAteResposta(navegador, url, nome, modo) {
   // O leitor rola até o widget, lê por 2 s e usa: quanto espera do clique à resposta?
   const ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
@@ -329,27 +340,18 @@ try {
     const frio = await esperarPronto(pg);
     await pg.waitForFunction(() => globalThis.livroWidgets.medidas.bytecode, null, { timeout: ESPERA });
     // as respostas na carga fria também (um worker novo, que o V8 ainda está compilando): à parte
-    const fria = new Map();
-    for (const widget of new Set(widgets)) {
-      const wl = pg.locator(`.livro-widget[data-widget="${widget}"]`).first();
-      await rolarAte(wl);
-      fria.set(widget, await respostas(wl, widget));
-    }
+    const fria = await respostasDaPagina(pg, widgets);
     await pg.close();
     // e numa carga fria de um leitor que lê 1,5 s antes de mexer (outro navegador novo): nesse
     // tempo o worker esquenta os widgets da página (worker.mjs, esquentar)
-    const lida = new Map();
+    let lida;
     {
       const ctxL = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
       await bloquearRede(ctxL);
       const l = await carregar(ctxL, url);
       await esperarPronto(l.pg);
       await l.pg.waitForTimeout(LEITURA);
-      for (const widget of new Set(widgets)) {
-        const wl = l.pg.locator(`.livro-widget[data-widget="${widget}"]`).first();
-        await rolarAte(wl);
-        lida.set(widget, await respostas(wl, widget));
-      }
+      lida = await respostasDaPagina(l.pg, widgets);
       await ctxL.close();
     }
     const porWidget = new Map();
@@ -359,10 +361,7 @@ try {
       ({ pg, w } = await carregar(ctx, url));
       const m = await esperarPronto(pg);
       morno ??= m;
-      for (const widget of new Set(widgets)) {
-        const wl = pg.locator(`.livro-widget[data-widget="${widget}"]`).first();
-        await rolarAte(wl);
-        const r = await respostas(wl, widget);
+      for (const [widget, r] of await respostasDaPagina(pg, widgets)) {
         if (!porWidget.has(widget)) porWidget.set(widget, []);
         porWidget.get(widget).push(r);
       }

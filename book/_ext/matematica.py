@@ -82,7 +82,7 @@ def desenhar(saida: Path) -> dict:
     versao_mj = (RAIZ / "node_modules" / "mathjax-full" / "package.json").read_bytes()
     chaves = {rel: guardado.chave("fórmulas", (saida / rel).read_bytes(), FONTES_SITE, versao_mj, *codigo)
               for rel in paginas}
-    resumo = {"paginas": 0, "formulas": 0, "porPagina": {}}
+    formulas = {}   # página -> quantas fórmulas desenhadas
     faltam = []
     for rel in paginas:
         feito = guardado.ler("formulas", chaves[rel])
@@ -91,26 +91,19 @@ def desenhar(saida: Path) -> dict:
             continue
         n, _, html = feito.partition(b"\n")
         (saida / rel).write_bytes(html)
-        if int(n):
-            resumo["paginas"] += 1
-            resumo["formulas"] += int(n)
-            resumo["porPagina"][rel] = int(n)
-    if not faltam:
-        return resumo
-    r = subprocess.run([node, str(AQUI / "matematica.mjs"), str(saida), FONTES_SITE, *faltam],
-                       capture_output=True, text=True, cwd=RAIZ)
-    if r.returncode != 0:
-        raise ExtensionError("matematica.py: o MathJax não desenhou as fórmulas:\n"
-                             + (r.stderr.strip() or r.stdout.strip()))
-    novo = json.loads(r.stdout.strip().splitlines()[-1])
-    for rel in faltam:
-        n = novo["porPagina"].get(rel, 0)
-        guardado.guardar("formulas", chaves[rel], str(n).encode() + b"\n" + (saida / rel).read_bytes())
-        if n:
-            resumo["paginas"] += 1
-            resumo["formulas"] += n
-            resumo["porPagina"][rel] = n
-    return resumo
+        formulas[rel] = int(n)
+    if faltam:
+        r = subprocess.run([node, str(AQUI / "matematica.mjs"), str(saida), FONTES_SITE, *faltam],
+                           capture_output=True, text=True, cwd=RAIZ)
+        if r.returncode != 0:
+            raise ExtensionError("matematica.py: o MathJax não desenhou as fórmulas:\n"
+                                 + (r.stderr.strip() or r.stdout.strip()))
+        novo = json.loads(r.stdout.strip().splitlines()[-1])
+        for rel in faltam:
+            formulas[rel] = novo["porPagina"].get(rel, 0)
+            guardado.guardar("formulas", chaves[rel], f"{formulas[rel]}\n".encode() + (saida / rel).read_bytes())
+    com = {rel: n for rel, n in formulas.items() if n}
+    return {"paginas": len(com), "formulas": sum(com.values()), "porPagina": com}
 
 
 def no_fim(app, exc):

@@ -97,15 +97,13 @@ def stdlib_enxuta(destino: Path, origem: Path = PYODIDE / "python_stdlib.zip") -
 
 
 def _datas_fixas(caminho: Path) -> str:
-    """Regrava o zip `caminho` com a data DATA em cada arquivo (o py-compile põe a hora do build)
-    e o mesmo conteúdo, na mesma ordem e compressão; devolve o sha256 novo."""
+    """Regrava o zip `caminho` (um do py-compile, que põe a hora do build em cada arquivo) com a
+    data DATA, o mesmo conteúdo e a mesma compressão; devolve o sha256 novo."""
     with zipfile.ZipFile(caminho) as z:
-        itens = [(i, z.read(i)) for i in z.infolist()]
-    with zipfile.ZipFile(caminho, "w") as out:
-        for i, dados in itens:
-            novo = zipfile.ZipInfo(i.filename, date_time=DATA)
-            novo.compress_type, novo.external_attr = i.compress_type, i.external_attr
-            out.writestr(novo, dados, compresslevel=9 if i.compress_type == zipfile.ZIP_DEFLATED else None)
+        modos = {i.compress_type for i in z.infolist()}
+        assert len(modos) == 1, f"{caminho.name}: arquivos com compressões diferentes"
+        arquivos = [(n, z.read(n)) for n in z.namelist()]
+    _zip(caminho, arquivos, modos.pop())
     return hashlib.sha256(caminho.read_bytes()).hexdigest()
 
 
@@ -190,31 +188,37 @@ def roda_e_lock(pasta: Path) -> dict:
         partes = {n: guardado.ler("pyodide", f"{k}.{n}") for n in ("lock", "roda", "stdlib")}
         if all(v is not None for v in partes.values()):
             nome_roda = json.loads(partes["lock"])["packages"][PACOTE]["file_name"]
-            (pasta / nome_roda).write_bytes(partes["roda"])
-            (pasta / "pyodide-lock.json").write_bytes(partes["lock"])
-            (pasta / "python_stdlib.zip").write_bytes(partes["stdlib"])
-            return {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json",
-                    "stdlib": pasta / "python_stdlib.zip"}
-        _pyodide(["lockfile", "add-wheels", "--input", tmp / "base.json", "--output", tmp / "pyodide-lock.json",
-                  "--base-path", tmp, roda],
-                 ["py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp],
-                 ["py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_])
-        # Build reprodutível: o mesmo código dá a mesma roda, o mesmo lock e a mesma biblioteca
-        # padrão (então a mesma versão do site, e o leitor não baixa nada de novo à toa).
-        texto_lock = (tmp / "pyodide-lock.json").read_text(encoding="utf-8")
-        lock = json.loads(texto_lock)
-        nome_roda = lock["packages"][PACOTE]["file_name"]
-        sha_antes = lock["packages"][PACOTE]["sha256"]
-        sha = _datas_fixas(tmp / nome_roda)
-        assert texto_lock.count(sha_antes) == 1, "o sha256 da roda aparece mais de uma vez no lock"
-        (tmp / "pyodide-lock.json").write_text(texto_lock.replace(sha_antes, sha), encoding="utf-8")
-        _datas_fixas(zip_)
+            for n, nome in (("roda", nome_roda), ("lock", "pyodide-lock.json"), ("stdlib", "python_stdlib.zip")):
+                (tmp / nome).write_bytes(partes[n])
+            zip_ = tmp / "python_stdlib.zip"
+        else:
+            nome_roda = _compila(tmp, roda, zip_, k)
         shutil.copy2(tmp / nome_roda, pasta / nome_roda)
         shutil.copy2(tmp / "pyodide-lock.json", pasta / "pyodide-lock.json")
         shutil.copy2(zip_, pasta / "python_stdlib.zip")
-        for n, arq in (("roda", tmp / nome_roda), ("stdlib", zip_), ("lock", tmp / "pyodide-lock.json")):
-            guardado.guardar("pyodide", f"{k}.{n}", arq.read_bytes())   # o lock por último: com ele, o resto está lá
     return {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json", "stdlib": pasta / "python_stdlib.zip"}
+
+
+def _compila(tmp: Path, roda: Path, zip_: Path, k: str) -> str:
+    """O pyodide-build em `tmp`: registra a roda num lock, compila a roda e a biblioteca padrão
+    `zip_` (no lugar), fixa as datas e guarda as três saídas com a chave `k`; devolve o nome da roda."""
+    _pyodide(["lockfile", "add-wheels", "--input", tmp / "base.json", "--output", tmp / "pyodide-lock.json",
+              "--base-path", tmp, roda],
+             ["py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp],
+             ["py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_])
+    # Build reprodutível: o mesmo código dá a mesma roda, o mesmo lock e a mesma biblioteca
+    # padrão (então a mesma versão do site, e o leitor não baixa nada de novo à toa).
+    texto_lock = (tmp / "pyodide-lock.json").read_text(encoding="utf-8")
+    lock = json.loads(texto_lock)
+    nome_roda = lock["packages"][PACOTE]["file_name"]
+    sha_antes = lock["packages"][PACOTE]["sha256"]
+    sha = _datas_fixas(tmp / nome_roda)
+    assert texto_lock.count(sha_antes) == 1, "o sha256 da roda aparece mais de uma vez no lock"
+    (tmp / "pyodide-lock.json").write_text(texto_lock.replace(sha_antes, sha), encoding="utf-8")
+    _datas_fixas(zip_)
+    for n, arq in (("roda", tmp / nome_roda), ("stdlib", zip_), ("lock", tmp / "pyodide-lock.json")):
+        guardado.guardar("pyodide", f"{k}.{n}", arq.read_bytes())   # o lock por último: com ele, o resto está lá
+    return nome_roda
 
 
 def _hash(dados: bytes) -> str:

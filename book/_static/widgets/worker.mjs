@@ -105,8 +105,9 @@ class Parou extends Error {}
 // O que se guarda depois do "pronto" espera o leitor parar de mexer (nenhum pedido há 1 s):
 // guardar disputa a CPU, e uma resposta que chega nessa hora atrasaria.
 let ultimoPedido = 0;
+const espera = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const ocioso = async () => {
-  while (performance.now() - ultimoPedido < 1000) await new Promise((ok) => setTimeout(ok, 250));
+  while (performance.now() - ultimoPedido < 1000) await espera(250);
 };
 
 function difundir(msg) {
@@ -442,7 +443,6 @@ function pronto(p, reutilizado) {
 // no meio espera no máximo uma dessas chamadas.
 const esquentados = new Set();
 const VEZES = 12;
-const espera = (ms) => new Promise((ok) => setTimeout(ok, ms));
 async function esquentar(p) {
   const novos = p.nomes.filter((n) => !esquentados.has(n));
   novos.forEach((n) => esquentados.add(n));
