@@ -145,6 +145,24 @@ async function confere(w, chave) {
   }
 }
 
+// Um handler do tema na captura do document (como os do Bootstrap): quando ele roda, o pedido
+// do clique num widget já saiu? Devolve uma função que lê o que ele viu, um item por clique.
+async function vigiarTema(pg) {
+  await pg.evaluate(() => {
+    globalThis.__noTema = [];
+    document.addEventListener("click", (ev) => {
+      const el = ev.target;
+      const w = el.closest?.(".livro-widget");
+      if (w && (el.closest("button[data-acao]") || el.type === "checkbox" || el.type === "radio")) {
+        globalThis.__noTema.push(w._emVoo !== null || w._fila.length > 0);
+      }
+    }, true);
+  });
+  return () => pg.evaluate(() => globalThis.__noTema);
+}
+
+const nRespostas = (pg) => pg.evaluate(() => globalThis.livroWidgets.medidas.respostas.length);
+
 async function fotos(pg, w, nome) {
   // Janela alta: a foto do widget sai inteira, sem o cabeçalho fixo do tema por cima.
   await pg.evaluate(() => document.activeElement?.blur());
@@ -247,6 +265,7 @@ test("máscaras: sem máscara, cabeça 2 (pelo teclado)", async () => {
 
 test("bloco: avançar linha a linha, os três casos, x com letra ou vazio, teclado", async () => {
   await comWidget("bloco", async (pg, w) => {
+    const noTema = await vigiarTema(pg);
     const visiveis = () => w.locator(".lw-passo:visible").count();
     assert.equal(await visiveis(), 1);
     await w.locator("[data-acao=avancar]").click();
@@ -273,6 +292,8 @@ test("bloco: avançar linha a linha, os três casos, x com letra ou vazio, tecla
     await confere(w, "bloco_sem");
     await w.locator('[data-acao="caso:base"]').click();
     await sossegar(w);
+    // 8 cliques nos botões (2 pelo teclado): em todos, o pedido saiu antes dos handlers do tema
+    assert.deepEqual(await noTema(), Array(8).fill(true));
     await w.locator("[name=x11]").fill("a");
     await confere(w, "bloco_letra");
     await w.locator("[name=x11]").fill("-1");
@@ -294,6 +315,28 @@ test("saída: sem temperatura (é do passo 7); com e sem atenção; outro prompt
     await confere(w, "saida_sofa_sem");
     await w.locator("[name=frase]").fill("o cachorro subiu no");
     await confere(w, "saida_fora");
+  });
+});
+
+test("caixa de seleção: o pedido sai no clique, antes dos handlers do tema, um por clique; um clique cancelado volta ao estado de antes", async () => {
+  await comWidget("saida", async (pg, w) => {
+    const noTema = await vigiarTema(pg);
+    const caixa = w.locator("[name=atencao]");
+    const n0 = await nRespostas(pg);
+    await caixa.uncheck();
+    await confere(w, "saida_sem");
+    assert.equal(await nRespostas(pg), n0 + 1, "um clique, um pedido (o input do mesmo clique não pede de novo)");
+    // Um handler cancela o próximo clique: a marca volta, e um segundo pedido refaz o estado de antes.
+    await pg.evaluate(() => document.addEventListener("click", (ev) => ev.preventDefault(), { capture: true, once: true }));
+    await caixa.click();
+    await pg.waitForFunction((n) => globalThis.livroWidgets.medidas.respostas.length >= n, n0 + 3, { timeout: 10_000 });
+    assert.equal(await caixa.isChecked(), false);
+    await confere(w, "saida_sem");
+    await pg.waitForTimeout(100);
+    assert.equal(await nRespostas(pg), n0 + 3, "o clique cancelado: o pedido do clique e o que desfaz");
+    await caixa.check();
+    await confere(w, "saida_com");
+    assert.deepEqual(await noTema(), [true, true, true]);
   });
 });
 

@@ -280,6 +280,29 @@ function alvo(w) {
   return a;
 }
 
+// Cliques: o pedido sai já na captura em `window`, antes dos handlers do tema, que o Bootstrap
+// registra na captura do document (1,5–3 ms a frio, num traço). Um botão de ação pede a ação.
+// Numa caixa de seleção ou num rádio, o estado novo já está no campo durante o clique, e o
+// `input` só viria depois de todos esses handlers: o pedido sai no clique, e o `input` do
+// mesmo clique não pede de novo (um `input` sem clique, como uma seta num rádio em algum
+// navegador, pede como sempre). Um clique cancelado desfaz a marca: então sai outro pedido,
+// com o estado de volta.
+function clique(ev) {
+  const el = ev.target;
+  const w = el.closest && el.closest(".livro-widget");
+  if (!w || !w._fila || !w._form.contains(el)) return;
+  const bt = el.closest("button[data-acao]");
+  if (bt) return pedir(w, bt.dataset.acao);
+  if (el.type !== "checkbox" && el.type !== "radio") return;
+  const marcado = el.checked;
+  el._pedidoNoClique = true;
+  pedir(w, null);
+  setTimeout(() => {
+    el._pedidoNoClique = false;
+    if (el.checked !== marcado) pedir(w, null);
+  }, 0);
+}
+
 function preparar(w) {
   const form = w.querySelector("form");
   w._form = form;
@@ -288,12 +311,9 @@ function preparar(w) {
   w.classList.add("livro-js");
   for (const el of form.elements) el.disabled = false;
   form.addEventListener("submit", (ev) => { ev.preventDefault(); pedir(w, null); });
-  form.addEventListener("click", (ev) => {
-    const bt = ev.target.closest("button[data-acao]");
-    if (bt) pedir(w, bt.dataset.acao);
-  });
   form.addEventListener("input", (ev) => {
     const el = ev.target;
+    if (el._pedidoNoClique) { el._pedidoNoClique = false; return; } // já pedido no clique
     if (el.type === "range" && el.dataset.espelho) {
       form.elements[el.dataset.espelho].value = el.value.replace(".", ",");
     }
@@ -316,6 +336,7 @@ if (location.protocol === "file:") {
   }
 } else if (widgets.length) {
   widgets.forEach(preparar);
+  addEventListener("click", clique, true);
   if (CFG.modo === "visivel" && "IntersectionObserver" in globalThis) {
     const obs = new IntersectionObserver((entradas) => {
       if (entradas.some((e) => e.isIntersecting)) {
