@@ -14,6 +14,12 @@ export function launch() {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
 }
 
+// Um navegador com perfil em disco (o do leitor de verdade): só nele o cache HTTP guarda um
+// arquivo do tamanho do .wasm (num contexto sem perfil, o cache fica na memória e o recusa).
+export function launchComPerfil(pasta) {
+  return chromium.launchPersistentContext(pasta, { executablePath: CHROMIUM, args: ARGS, headless: true });
+}
+
 // Cada página nova: aborta todo pedido que não seja para 127.0.0.1 e anota quais foram.
 export async function bloquearRede(contexto, bloqueados = []) {
   await contexto.route(

@@ -7,12 +7,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { servir } from "./servidor.mjs";
-import { launch, bloquearRede, rolarAte } from "./chromium.mjs";
+import { launch, launchComPerfil, bloquearRede, rolarAte } from "./chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
@@ -812,6 +812,111 @@ test("um worker que nunca responde a tempo: duas tentativas e depois uma mensage
     assert.equal(await w.locator("form button, form input").first().isDisabled(), true);
   } finally {
     await ctx.close();
+  }
+});
+
+// Um Worker comum num leitor que volta: cada carga abre a página, espera o "pronto", confere as
+// respostas com as do build e devolve as medidas e a marca do .wasm no cache HTTP (worker.mjs);
+// esperarHttp: espera o .wasm ir ao cache HTTP; depoisMs: fica mais esse tempo na página.
+async function cargaQueVolta(ctx, srv, nome, { esperarHttp = false, depoisMs = 0 } = {}) {
+  const c = await abrir(nome, { ctx, srv });
+  const build = await textoSaida(c.w);
+  await pronto(c.pg, c.w);
+  assert.equal(await textoSaida(c.w), build, "o Python discorda do build");
+  if (esperarHttp) {
+    await c.pg.waitForFunction(() => globalThis.livroWidgets.medidas.wasmHttp, null, { timeout: ESPERA });
+  }
+  await c.pg.waitForTimeout(depoisMs);
+  const m = await c.pg.evaluate(() => globalThis.livroWidgets.medidas);
+  m.marca = await c.pg.evaluate(async () => {
+    const cache = await caches.open("livro-runtime");
+    const k = (await cache.keys()).find((r) => r.url.includes("/pyodide/cru/http?v="));
+    return k ? (await cache.match(k)).text() : null;
+  });
+  semErrosNossos(c.erros);
+  await c.pg.close();
+  return m;
+}
+
+test("leitor que volta, Worker comum: o .wasm vai ao cache HTTP, conferido, e a carga seguinte compila dali; fora do cache HTTP, volta ao guardado e não busca de novo", async () => {
+  const srv = await servir(HTML);
+  const perfil = mkdtempSync(join(tmpdir(), "livro-perfil-"));
+  const ctx = await launchComPerfil(perfil);
+  try {
+    // Sem bloquearRede: interceptar os pedidos (route) desliga o cache HTTP. A rede de fora já
+    // não resolve (--host-resolver-rules, em chromium.mjs); aqui só se anota o que saiu.
+    ctx.on("request", (r) => {
+      const u = new URL(r.url());
+      if (u.hostname !== "127.0.0.1" && !["data:", "blob:"].includes(u.protocol)) bloqueados.push(r.url());
+    });
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
+    const nome = nomeDe(umaPagina());
+    const wasm = "/_static/pyodide/pyodide.asm.wasm";
+    const inteiro = () => srv.enviados.pedidos.filter((c) => c === wasm).length;
+    // 1ª carga: os pedaços de gzip; o .wasm inteiro não é buscado
+    const a = await abrir(nome, { ctx, srv });
+    await pronto(a.pg, a.w);
+    assert.ok(await memoriaGuardada(a.pg) > 1e6);
+    const ma = await a.pg.evaluate(() => globalThis.livroWidgets.medidas);
+    await a.pg.close();
+    assert.equal(ma.wasm, "pedaços");
+    assert.equal(inteiro(), 0, "a primeira carga buscou o .wasm inteiro além dos pedaços");
+    // 2ª: o runtime guardado; depois do "pronto", o .wasm inteiro uma vez, conferido e marcado
+    const mb = await cargaQueVolta(ctx, srv, nome, { esperarHttp: true });
+    assert.equal(mb.wasm, "descomprimido");
+    assert.equal(mb.wasmHttp.guardado, true, "o .wasm do cache HTTP não conferiu com o manifesto");
+    assert.equal(mb.marca, "confere");
+    assert.equal(inteiro(), 1);
+    // 3ª: compila do cache HTTP, sem ir à rede (only-if-cached)
+    const mc = await cargaQueVolta(ctx, srv, nome, { depoisMs: 2500 });
+    assert.equal(mc.wasm, "http", "o wasm não compilou do cache HTTP");
+    assert.equal(mc.bytes.rede, 0);
+    assert.equal(inteiro(), 1, "a carga que compilou do cache HTTP foi à rede");
+    // o cache HTTP esvaziado (pelo navegador, ou pelo leitor): a carga compila do guardado,
+    // marca que faltou e não busca de novo (um navegador que não o guarda baixaria a cada carga)
+    const cdp = await ctx.newCDPSession(await ctx.newPage());
+    await cdp.send("Network.clearBrowserCache");
+    const md = await cargaQueVolta(ctx, srv, nome, { depoisMs: 2500 });
+    assert.equal(md.wasm, "descomprimido");
+    assert.equal(md.marca, "faltou");
+    const me = await cargaQueVolta(ctx, srv, nome, { depoisMs: 2500 });
+    assert.equal(me.wasm, "descomprimido");
+    assert.equal(inteiro(), 1, "o .wasm foi buscado de novo depois de sair do cache HTTP");
+  } finally {
+    await ctx.close();
+    await srv.fechar();
+    rmSync(perfil, { recursive: true, force: true });
+  }
+});
+
+test("leitor que volta: um .wasm no cache HTTP que não confere com o manifesto não é usado nem buscado de novo", async () => {
+  const reescrever = {};
+  const srv = await servir(HTML, { reescrever });
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
+    const nome = nomeDe(umaPagina());
+    // um servidor que manda outro .wasm no endereço do inteiro (um CDN com o arquivo velho)
+    reescrever["/_static/pyodide/pyodide.asm.wasm"] = (corpo) => {
+      const b = Buffer.from(corpo);
+      b[b.length - 1] ^= 0xff;
+      return b;
+    };
+    const inteiro = () => srv.enviados.pedidos.filter((c) => c === "/_static/pyodide/pyodide.asm.wasm").length;
+    const a = await abrir(nome, { ctx, srv });
+    await pronto(a.pg, a.w);
+    assert.ok(await memoriaGuardada(a.pg) > 1e6);
+    await a.pg.close();
+    const mb = await cargaQueVolta(ctx, srv, nome, { esperarHttp: true });
+    assert.equal(mb.wasmHttp.guardado, false, "um .wasm que não confere foi marcado");
+    assert.equal(mb.marca, "faltou");
+    const mc = await cargaQueVolta(ctx, srv, nome, { depoisMs: 2500 });
+    assert.equal(mc.wasm, "descomprimido", "o wasm compilou de um cache HTTP que não conferiu");
+    assert.equal(inteiro(), 1, "o .wasm que não conferiu foi buscado de novo");
+  } finally {
+    await ctx.close();
+    await srv.fechar();
   }
 });
 

@@ -250,6 +250,7 @@ function adotar(c) {
       medidas.worker = data.worker;
       medidas.memoria = data.memoria; // o Python veio do instantâneo da memória? usado | feito | sem
       medidas.runtime = data.runtime; // pedaços (de gzip) | descomprimido (guardado por uma carga anterior)
+      medidas.wasm = data.wasm; // de onde o wasm compilou: pedaços | descomprimido | http (o cache HTTP)
       todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
         : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
@@ -260,6 +261,7 @@ function adotar(c) {
     } else if (data.tipo === "bytecode") medidas.bytecode = data;
     else if (data.tipo === "memoria") medidas.memoriaGuardada = performance.now(); // a próxima carga a restaura
     else if (data.tipo === "esquentado") medidas.esquentado = { ms: performance.now(), chamadas: data.chamadas };
+    else if (data.tipo === "wasmHttp") medidas.wasmHttp = { ms: performance.now(), guardado: data.guardado };
     else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
     else if (data.tipo === "falhou") {
       clearTimeout(limite);

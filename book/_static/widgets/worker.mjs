@@ -44,6 +44,7 @@ let paradoMs = 20_000;
 let memoria = "sem"; // o instantâneo da memória nesta carga: usado | feito | sem
 let naMemoria = false; // os módulos do livro já estavam importados na memória restaurada
 let runtime = "pedaços"; // de onde veio o runtime nesta carga: pedaços (de gzip) | descomprimido
+let wasmDe = "pedaços"; // de onde o wasm compilou: pedaços | descomprimido (Cache API) | http (cache HTTP)
 // Python, antes do instantâneo (com a roda já aberta por unpackArchive): os módulos de todos os
 // widgets importados (livro.widgets.api.importar_todos), e os que o loadPackage importa na
 // primeira vez (importlib.metadata, tarfile: uns 35 ms a menos na página seguinte).
@@ -63,6 +64,19 @@ const chaveMemoria = (versao) => new URL(`pyodide/memoria?v=${versao}`, BASE).hr
 // descomprime de novo (uns 13 MB a mais no navegador).
 const chavesCru = (versao) => Object.fromEntries(["wasm", "asm", "stdlib"]
   .map((n) => [n, new URL(`pyodide/cru/${n}?v=${versao}`, BASE).href]));
+// Os 12 primeiros dígitos hexadecimais do SHA-256: o "hash" de cada arquivo no manifesto.
+const hashDe = async (bytes) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).slice(0, 6)]
+  .map((x) => x.toString(16).padStart(2, "0")).join("");
+// O .wasm pelo cache HTTP do navegador (o endereço leva o hash dele). Só um wasm compilado de
+// uma resposta do `fetch` ganha o cache de código do V8 (no Chromium): a carga que o compila
+// dali grava o código já otimizado, e as seguintes o leem em vez de recompilar (sem as
+// compilações preguiçosas e do TurboFan que deixavam lentas as primeiras respostas de um worker
+// novo). Uma resposta do Cache API, ou montada aqui, não ganha. A marca diz que os bytes desse
+// endereço no cache HTTP já conferiram com o manifesto ("confere"), ou que já estiveram lá e
+// saíram ("faltou": um navegador que não guarda o arquivo, como uma janela anônima, cujo cache
+// HTTP fica na memória; então não se busca de novo, e o leitor não baixa o .wasm a cada carga).
+const urlWasmHttp = (m) => new URL(`${m.wasm.inteiro.url}?v=${m.wasm.inteiro.hash}`, BASE).href;
+const chaveMarcaHttp = (m) => new URL(`pyodide/cru/http?v=${m.wasm.inteiro.hash}`, BASE).href;
 async function lerCru(cache, kc, m) {
   try {
     const rs = await Promise.all([kc.wasm, kc.asm, kc.stdlib].map((k) => cache.match(k)));
@@ -73,10 +87,7 @@ async function lerCru(cache, kc, m) {
     const pares = [[wasm, m.wasm.inteiro], [asm, m.asm.inteiro], [stdlib, m.stdlib.inteiro]];
     if (pares.some(([b, item]) => b.size !== item.bytes)) return null;
     const confere = Promise.all(pares.map(async ([b, item]) => {
-      const h = new Uint8Array(await crypto.subtle.digest("SHA-256", await b.arrayBuffer()));
-      if ([...h.slice(0, 6)].map((x) => x.toString(16).padStart(2, "0")).join("") !== item.hash) {
-        throw new Error(`o ${item.url} guardado não confere`);
-      }
+      if (await hashDe(await b.arrayBuffer()) !== item.hash) throw new Error(`o ${item.url} guardado não confere`);
     }));
     confere.catch(() => {}); // a falha aparece em iniciar
     return { wasm, asm, stdlib, confere, bytes: wasm.size + asm.size + stdlib.size };
@@ -226,9 +237,13 @@ async function iniciar(m, semCru = false) {
   memoriaCedo = null;
   const kc = chavesCru(m.versao);
   const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, ...m.asm.pedacos, m.asm.inteiro,
-    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda], [chaveFoto, ...Object.values(kc)]);
+    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda], [chaveFoto, ...Object.values(kc), chaveMarcaHttp(m)]);
   const cru = descomprime && cache && !semCru ? await lerCru(cache, kc, m) : null;
   runtime = cru ? "descomprimido" : "pedaços";
+  // Com o runtime guardado (o leitor voltou), o wasm compila do cache HTTP, se a marca diz que
+  // ele está lá e confere; só do cache (only-if-cached: sem rede), e um erro volta ao guardado.
+  const marcaHttp = cru ? await cache.match(chaveMarcaHttp(m)).then((r) => r?.text(), () => "faltou") : null;
+  const doHttp = marcaHttp === "confere";
   const itens = cru ? [m.lock, m.roda] : [...asmItens, ...wasmItens, stdlibItem, m.lock, m.roda];
   progresso.total = itens.reduce((s, i) => s + i.bytes, 0) + (cru ? cru.bytes : 0);
   if (cru) progresso.cache += cru.bytes;
@@ -270,7 +285,16 @@ async function iniciar(m, semCru = false) {
   // O wasm começa a compilar já, enquanto o resto se monta (a biblioteca padrão, o
   // pyodide.asm.js, a memória guardada); o Pyodide recebe o módulo compilado, e uma segunda
   // partida (depois de uma memória guardada que não serviu) não compila de novo.
-  const compilando = WebAssembly.compileStreaming(respostaWasm());
+  const doGuardado = () => {
+    wasmDe = cru ? "descomprimido" : "pedaços";
+    return WebAssembly.compileStreaming(respostaWasm());
+  };
+  const compilando = !doHttp ? doGuardado()
+    : WebAssembly.compileStreaming(fetchOriginal(urlWasmHttp(m), { cache: "only-if-cached", mode: "same-origin" }))
+      .then((modulo) => { wasmDe = "http"; return modulo; }, () => {
+        cache.put(chaveMarcaHttp(m), new Response("faltou")).catch(() => {}); // saiu do cache HTTP
+        return doGuardado();
+      });
   compilando.catch(() => {}); // a falha aparece quando o Pyodide pedir o módulo
   WebAssembly.instantiateStreaming = async (_resposta, importacoes) => {
     const module = await compilando;
@@ -375,12 +399,19 @@ async function iniciar(m, semCru = false) {
   // de uma vez prendia este thread por até 90 ms (uma resposta pedida nessa hora esperava);
   // assim, uns 15 ms no máximo. Cada passo espera o leitor parar de mexer (ocioso). Um Worker
   // comum morre com a página: guarda logo. O compartilhado sobrevive a ela: espera 3 s, para não
-  // disputar a CPU com a página seguinte de quem passa logo adiante. A memória vai por último:
-  // com ela no cache, o resto também está.
+  // disputar a CPU com a página seguinte de quem passa logo adiante. A memória vai depois do
+  // runtime: com ela no cache, o resto também está. Por fim, num leitor que voltou, o .wasm no
+  // cache HTTP (porNoHttp).
   const foto = novaFoto;
   novaFoto = null;
   const guardarCru = !cru && descomprime && cache && asm && stdlib;
-  if (!foto && !guardarCru) return;
+  // Um leitor que voltou (o runtime veio do Cache API) e cujo wasm não veio do cache HTTP: o
+  // .wasm inteiro é buscado uma vez (uns 2,8 MB pela rede no GitHub Pages, que o comprime),
+  // conferido e marcado; a próxima carga compila dali. Só onde há o cache de código do V8 (os
+  // navegadores do Chromium, os que têm `userAgentData`), e não com a economia de dados ligada.
+  const nav = self.navigator;
+  const porNoHttp = cru && !marcaHttp && Boolean(nav?.userAgentData) && !nav?.connection?.saveData;
+  if (!foto && !guardarCru && !porNoHttp) return;
   setTimeout(async () => {
     try {
       if (guardarCru) {
@@ -391,22 +422,35 @@ async function iniciar(m, semCru = false) {
         await cache.put(kc.asm, new Response(asm, { headers: { "content-type": "text/javascript" } }));
         await cache.put(kc.stdlib, new Response(stdlib, { headers: { "content-type": "application/zip" } }));
       }
-      if (!foto) return;
-      let pos = 0;
-      const corpo = new Response(new ReadableStream({
-        async pull(c) {
-          await ocioso();
-          if (pos >= foto.length) return c.close();
-          c.enqueue(foto.subarray(pos, pos + 262_144));
-          pos += 262_144;
-        },
-      }), { headers: { "content-type": "application/octet-stream" } });
-      await cache.put(chaveFoto, corpo);
-      memoria = "feito";
-      for (const p of paginas) p.postMessage({ tipo: "memoria", guardada: true });
+      if (foto) {
+        let pos = 0;
+        const corpo = new Response(new ReadableStream({
+          async pull(c) {
+            await ocioso();
+            if (pos >= foto.length) return c.close();
+            c.enqueue(foto.subarray(pos, pos + 262_144));
+            pos += 262_144;
+          },
+        }), { headers: { "content-type": "application/octet-stream" } });
+        await cache.put(chaveFoto, corpo);
+        memoria = "feito";
+        for (const p of paginas) p.postMessage({ tipo: "memoria", guardada: true });
+      }
     } catch {
       // cota cheia: segue sem guardar
     }
+    if (!porNoHttp) return;
+    let guardado = false;
+    try {
+      await ocioso();
+      const r = await fetchOriginal(urlWasmHttp(m));
+      guardado = r.ok && await hashDe(await r.arrayBuffer()) === m.wasm.inteiro.hash;
+      // não conferiu (ou o servidor não o tem): não se busca de novo nesta versão
+      await cache.put(chaveMarcaHttp(m), new Response(guardado ? "confere" : "faltou"));
+    } catch {
+      // sem rede, ou cota cheia: a próxima carga compila do guardado, como nesta, e tenta de novo
+    }
+    for (const p of paginas) p.postMessage({ tipo: "wasmHttp", guardado }); // para os testes e o bench
   }, COMPARTILHADO ? 3000 : 0);
 }
 
@@ -427,7 +471,7 @@ function pronto(p, reutilizado) {
   if (!fases.aquecido) marca("aquecido");
   const agora = performance.now();
   const segundos = formato.num((agora - p.t) / 1000, 1);
-  p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote, memoria, runtime,
+  p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote, memoria, runtime, wasm: wasmDe,
     fases: reutilizado ? { aquecido: Math.round(agora - p.t) } : fases,
     bytes: reutilizado ? { rede: 0, cache: 0, total: progresso.total } : { ...progresso } });
   p.postMessage(bytecode);
