@@ -20,16 +20,20 @@
 // 4. por página: bytes antes de interagir, a primeira resposta e as seguintes (gesto →
 //    HTML novo, e até o próximo quadro), em --rodadas cargas da página depois da fria: a
 //    mediana e a pior das rodadas (a pior é a que conta no orçamento); as mesmas medidas na
-//    carga fria, à parte (um worker novo); e "quando carregar" (na tela × no primeiro uso).
+//    carga fria, à parte (um worker novo); e "quando carregar" (na tela × no primeiro uso);
+// 5. o leitor que volta (um perfil em disco, Worker comum, sem orçamento): 4 cargas da mesma
+//    página; a 2ª põe o .wasm no cache HTTP, a 3ª compila dali e é usada (120 respostas) até o
+//    V8 gravar o código otimizado, a 4ª o lê. As respostas logo depois do pronto, na 2ª e na 4ª.
 // Orçamentos: runtime ≤ 4,6 MB gzip antes da primeira resposta; morno ≤ 0,6 × frio;
 // rede lenta: pronto, com progresso; 1ª resposta ≤ 100 ms, seguintes ≤ 16 ms,
 // nossos bytes antes de interagir ≤ 50 KB.
 import { gzipSync } from "node:zlib";
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { readdirSync, readFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { servir } from "../tests/navegador/servidor.mjs";
-import { launch, bloquearRede, rolarAte } from "../tests/navegador/chromium.mjs";
+import { launch, launchComPerfil, bloquearRede, rolarAte } from "../tests/navegador/chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -212,6 +216,35 @@ async function cliqueAteResposta(navegador, url, nome, modo) {
   }
 }
 
+// 5. O leitor que volta, num perfil em disco (o cache HTTP e o cache de código do V8 de verdade;
+// sem bloquearRede: interceptar os pedidos desliga o cache HTTP, e a rede de fora já não resolve).
+async function leitorQueVolta(url, nome) {
+  const pasta = mkdtempSync(join(tmpdir(), "livro-perfil-"));
+  const ctx = await launchComPerfil(pasta);
+  const codigo = () => {
+    const d = join(pasta, "Default", "Code Cache", "wasm");
+    return existsSync(d) ? readdirSync(d).filter((f) => f.endsWith("_0")).reduce((t, f) => t + statSync(join(d, f)).size, 0) : 0;
+  };
+  try {
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
+    const cargas = [];
+    for (let i = 0; i < 4; i++) {
+      const { pg, w } = await carregar(ctx, url, "visivel", nome);
+      const m = await esperarPronto(pg);
+      const r = await w.evaluate(acoesNaPagina, { acoes: ACOES[nome], n: i === 2 ? 120 : REPETE + 1 });
+      if (i === 1) await pg.waitForFunction(() => globalThis.livroWidgets.medidas.wasmHttp, null, { timeout: ESPERA });
+      await pg.waitForTimeout(i === 2 ? 8000 : 2500); // na 3ª, o V8 grava o código 2 s depois da última otimização
+      cargas.push({ wasm: m.wasm, pronto: m.pronto, python: m.fases.python - m.fases.wasm,
+        primeira: r[0], depois: r.slice(1, REPETE + 1), codigo: codigo() });
+      await pg.close();
+    }
+    return cargas;
+  } finally {
+    await ctx.close();
+    rmSync(pasta, { recursive: true, force: true });
+  }
+}
+
 function bytesRuntime(porCaminho) {
   // Só o que a carga do Python busca (worker, pyodide, lab): cru e gzip -9 de cada arquivo.
   const linhas = [];
@@ -388,6 +421,8 @@ try {
       visivel: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "visivel"),
       uso: await cliqueAteResposta(navegador, servidor.url + alvo.pagina, nomeAlvo, "uso"),
     };
+    geral.volta = { pagina: alvo.pagina, widget: nomeAlvo, cargas: await leitorQueVolta(servidor.url + alvo.pagina, nomeAlvo) };
+    if (!JSON_SAIDA) process.stderr.write("  leitor que volta: medido\n");
   }
 
   if (JSON_SAIDA) {
@@ -492,6 +527,16 @@ try {
       console.log(`\nQuando carregar (${quando.pagina}, clique 2 s depois de rolar até o widget):`);
       console.log(`  ao aparecer na tela (padrão): ${ms(quando.visivel)} ms do clique à resposta`);
       console.log(`  no primeiro uso:              ${ms(quando.uso)} ms do clique à resposta`);
+      const V = geral.volta;
+      console.log(`\nLeitor que volta (${V.pagina}, ${V.widget}; perfil em disco, Worker comum; as ${REPETE} respostas logo ` +
+        "depois do pronto; sem orçamento: informa o cache de código do V8)");
+      for (const [i, c] of V.cargas.entries()) {
+        if (i === 0 || i === 2) continue;
+        const d = c.depois.map(dur);
+        console.log(`  ${i + 1}ª carga: wasm de ${c.wasm}, pronto em ${ms(c.pronto)} ms (Python ${ms(c.python)} ms); ` +
+          `1ª ${ms(dur(c.primeira))} ms, seguintes: mediana ${ms(mediana(d))}, pior ${ms(Math.max(...d))} ms; ` +
+          `código do V8 guardado: ${kb(c.codigo)} KB`);
+      }
     }
     console.log("\nOrçamentos: runtime ≤ 4,6 MB gzip; morno ≤ 0,6 × frio; rede lenta pronta com progresso; " +
       "1ª resposta ≤ 100 ms; seguintes ≤ 16 ms; nossos bytes antes de interagir ≤ 50 KB.");
