@@ -406,7 +406,7 @@ async function iniciar(m, semCru = false) {
   novaFoto = null;
   const guardarCru = !cru && descomprime && cache && asm && stdlib;
   // Um leitor que voltou (o runtime veio do Cache API) e cujo wasm não veio do cache HTTP: o
-  // .wasm inteiro é buscado uma vez (uns 2,8 MB pela rede no GitHub Pages, que o comprime),
+  // .wasm inteiro é buscado uma vez (8,6 MB; menos pela rede, se o servidor o comprime),
   // conferido e marcado; a próxima carga compila dali. Só onde há o cache de código do V8 (os
   // navegadores do Chromium, os que têm `userAgentData`), e não com a economia de dados ligada.
   const nav = self.navigator;
