@@ -382,8 +382,10 @@ async function iniciar(m, semCru = false) {
     marca("imports");
   } catch (e) {
     if (cru) {
-      // o runtime descomprimido guardado pode ser a causa: apaga (e a memória) e recomeça dos pedaços
+      // o runtime descomprimido guardado pode ser a causa: apaga (e a memória) e recomeça dos pedaços;
+      // um wasm do cache HTTP também: a marca passa a "faltou", e as próximas cargas não o usam
       await Promise.all([...Object.values(kc), chaveFoto].map((k) => cache.delete(k))).catch(() => {});
+      if (wasmDe === "http") await cache.put(chaveMarcaHttp(m), new Response("faltou")).catch(() => {});
       self.fetch = fetchOriginal;
       memoria = "sem";
       return iniciar(m, true);
