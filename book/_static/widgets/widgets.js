@@ -282,20 +282,26 @@ function alvo(w) {
   return a;
 }
 
-// Cliques: o pedido sai já na captura em `window`, antes dos handlers do tema, que o Bootstrap
-// registra na captura do document (1,5–3 ms a frio, num traço). Um botão de ação pede a ação.
-// Numa caixa de seleção ou num rádio, o estado novo já está no campo durante o clique, e o
-// `input` só viria depois de todos esses handlers: o pedido sai no clique, e o `input` do
-// mesmo clique não pede de novo (um `input` sem clique, como uma seta num rádio em algum
-// navegador, pede como sempre). Um clique cancelado desfaz a marca: então sai outro pedido,
-// com o estado de volta.
+// Cliques num controle de widget (um botão de ação, uma caixa de seleção, um rádio): o pedido
+// sai já na captura em `window`, e o clique para aí. Sem isso, antes da resposta rodavam os 11
+// handlers que o Bootstrap registra na captura do document: a cada clique, cada um faz um
+// querySelectorAll do documento inteiro, e numa página recém-carregada eles prendiam o thread da
+// página por 5–11 ms (num traço), com a resposta do worker já esperando. Nenhum deles serve a um
+// controle de widget; o único que importa aqui, o que fecha um menu aberto (o de baixar esta
+// página) quando se clica fora dele, é refeito à mão. Numa caixa de seleção ou num rádio, o
+// estado novo já está no campo durante o clique, e o `input` (que só viria depois) não pede de
+// novo; um `input` sem clique (uma seta num rádio, em algum navegador) pede como sempre. Um
+// clique cancelado desfaz a marca: então sai outro pedido, com o estado de volta.
 function clique(ev) {
   const el = ev.target;
   const w = el.closest && el.closest(".livro-widget");
   if (!w || !w._fila || !w._form.contains(el)) return;
   const bt = el.closest("button[data-acao]");
+  const marca = !bt && (el.type === "checkbox" || el.type === "radio");
+  if (!bt && !marca) return;
+  ev.stopPropagation();
+  for (const aberto of document.querySelectorAll('[data-bs-toggle="dropdown"][aria-expanded="true"]')) aberto.click();
   if (bt) return pedir(w, bt.dataset.acao);
-  if (el.type !== "checkbox" && el.type !== "radio") return;
   const marcado = el.checked;
   el._pedidoNoClique = true;
   pedir(w, null);
