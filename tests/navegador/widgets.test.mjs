@@ -145,18 +145,14 @@ async function confere(w, chave) {
   }
 }
 
-// Um handler do tema na captura do document (como os do Bootstrap): ele vê os cliques nos
-// controles dos widgets? Devolve uma função que lê o que ele viu, um item por clique (se o
-// pedido já tinha saído). O widgets.js para esses cliques na captura em window.
+// Um handler do tema na captura do document (como os do Bootstrap): que cliques de dentro dos
+// widgets chegam até ele? Devolve uma função que lê a lista (o widgets.js para os cliques nos
+// controles dos widgets já na captura em window: ela tem de ficar vazia).
 async function vigiarTema(pg) {
   await pg.evaluate(() => {
     globalThis.__noTema = [];
     document.addEventListener("click", (ev) => {
-      const el = ev.target;
-      const w = el.closest?.(".livro-widget");
-      if (w && (el.closest("button[data-acao]") || el.type === "checkbox" || el.type === "radio")) {
-        globalThis.__noTema.push(w._emVoo !== null || w._fila.length > 0);
-      }
+      if (ev.target.closest?.(".livro-widget")) globalThis.__noTema.push(ev.target.name || ev.target.dataset.acao);
     }, true);
   });
   return () => pg.evaluate(() => globalThis.__noTema);
@@ -824,12 +820,14 @@ test("um worker que nunca responde a tempo: duas tentativas e depois uma mensage
 
 // Um Worker comum num leitor que volta: cada carga abre a página, espera o "pronto", confere as
 // respostas com as do build e devolve as medidas e a marca do .wasm no cache HTTP (worker.mjs);
-// esperarHttp: espera o .wasm ir ao cache HTTP; depoisMs: fica mais esse tempo na página.
-async function cargaQueVolta(ctx, srv, nome, { esperarHttp = false, depoisMs = 0 } = {}) {
+// esperarMemoria: espera a memória do Python ser guardada (a 1ª carga); esperarHttp: espera o
+// .wasm ir ao cache HTTP; depoisMs: fica mais esse tempo na página.
+async function cargaQueVolta(ctx, srv, nome, { esperarMemoria = false, esperarHttp = false, depoisMs = 0 } = {}) {
   const c = await abrir(nome, { ctx, srv });
   const build = await textoSaida(c.w);
   await pronto(c.pg, c.w);
   assert.equal(await textoSaida(c.w), build, "o Python discorda do build");
+  if (esperarMemoria) assert.ok(await memoriaGuardada(c.pg) > 1e6, "o worker não guardou a memória do Python");
   if (esperarHttp) {
     await c.pg.waitForFunction(() => globalThis.livroWidgets.medidas.wasmHttp, null, { timeout: ESPERA });
   }
@@ -861,11 +859,7 @@ test("leitor que volta, Worker comum: o .wasm vai ao cache HTTP, conferido, e a 
     const wasm = "/_static/pyodide/pyodide.asm.wasm";
     const inteiro = () => srv.enviados.pedidos.filter((c) => c === wasm).length;
     // 1ª carga: os pedaços de gzip; o .wasm inteiro não é buscado
-    const a = await abrir(nome, { ctx, srv });
-    await pronto(a.pg, a.w);
-    assert.ok(await memoriaGuardada(a.pg) > 1e6);
-    const ma = await a.pg.evaluate(() => globalThis.livroWidgets.medidas);
-    await a.pg.close();
+    const ma = await cargaQueVolta(ctx, srv, nome, { esperarMemoria: true });
     assert.equal(ma.wasm, "pedaços");
     assert.equal(inteiro(), 0, "a primeira carga buscou o .wasm inteiro além dos pedaços");
     // 2ª: o runtime guardado; depois do "pronto", o .wasm inteiro uma vez, conferido e marcado
@@ -911,10 +905,7 @@ test("leitor que volta: um .wasm no cache HTTP que não confere com o manifesto 
       return b;
     };
     const inteiro = () => srv.enviados.pedidos.filter((c) => c === "/_static/pyodide/pyodide.asm.wasm").length;
-    const a = await abrir(nome, { ctx, srv });
-    await pronto(a.pg, a.w);
-    assert.ok(await memoriaGuardada(a.pg) > 1e6);
-    await a.pg.close();
+    await cargaQueVolta(ctx, srv, nome, { esperarMemoria: true });
     const mb = await cargaQueVolta(ctx, srv, nome, { esperarHttp: true });
     assert.equal(mb.wasmHttp.guardado, false, "um .wasm que não confere foi marcado");
     assert.equal(mb.marca, "faltou");

@@ -297,8 +297,7 @@ function clique(ev) {
   const w = el.closest && el.closest(".livro-widget");
   if (!w || !w._fila || !w._form.contains(el)) return;
   const bt = el.closest("button[data-acao]");
-  const marca = !bt && (el.type === "checkbox" || el.type === "radio");
-  if (!bt && !marca) return;
+  if (!bt && el.type !== "checkbox" && el.type !== "radio") return;
   ev.stopPropagation();
   for (const aberto of document.querySelectorAll('[data-bs-toggle="dropdown"][aria-expanded="true"]')) aberto.click();
   if (bt) return pedir(w, bt.dataset.acao);
