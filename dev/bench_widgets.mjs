@@ -135,9 +135,8 @@ const s = (n) => (n / 1000).toFixed(2).replace(".", ",");
 const mediana = (v) => { const o = [...v].sort((a, b) => a - b); return o[Math.floor(o.length / 2)]; };
 // uma resposta, em ms: do gesto do leitor ao HTML novo (acoesNaPagina); sem ele, desde o pedido
 const dur = (x) => x?.msGesto ?? x?.ms;
-// p95 pela ordem mais próxima: o valor de posição ceil(0,95·n). Com 20 respostas, a 19ª (até
-// 2/12/2026 à noite o índice era floor(0,95·n), que com n = 20 dava a 20ª, o máximo: as notas
-// de antes contavam o máximo). O máximo sai numa coluna à parte, sem orçamento.
+// p95 pela ordem mais próxima: a posição ceil(0,95·n); com 20 respostas, a 19ª. (Até 2/12/2026
+// o índice era floor(0,95·n), que com n = 20 dá o máximo.) O máximo sai à parte, sem orçamento.
 const p95 = (v) => { const o = [...v].sort((a, b) => a - b); return o[Math.max(0, Math.ceil(o.length * 0.95) - 1)]; };
 
 function classe(url) {
@@ -501,7 +500,7 @@ try {
         "no Chromium, o worker compartilhado da carga fria segue vivo; ms do gesto do leitor ao HTML novo): " +
         "a mediana e a pior das rodadas; e, à parte, na própria carga fria (um worker novo, as respostas logo depois do pronto) " +
         `e na carga fria de um leitor que lê ${LEITURA / 1000} s antes de mexer (outro navegador novo)\n`);
-      console.log("widget        | 1ª resposta mediana / pior | seguintes p95: mediana / pior | seguintes mediana (pior rodada) | máximo (pior rodada, sem orçamento) | orçamento (≤ 100 e ≤ 16 na pior) | carga fria: 1ª / seguintes p95 | orçamento na fria | fria, 1,5 s lendo: 1ª / p95 | orçamento");
+      console.log("widget        | 1ª resposta mediana / pior | seguintes p95: mediana / pior | seguintes mediana (pior rodada) | seguintes máximo (sem orçamento)    | orçamento (≤ 100 e ≤ 16 na pior) | carga fria: 1ª / seguintes p95 | orçamento na fria | fria, 1,5 s lendo: 1ª / p95 | orçamento");
       console.log("--------------|----------------------------|-------------------------------|---------------------------------|-------------------------------------|----------------------------------|--------------------------------|-------------------|-----------------------------|----------");
       let todosDentro = true;
       let friaDentro = true;
@@ -510,7 +509,7 @@ try {
         const prim = r.rodadas.map((x) => dur(x.primeira) ?? Infinity);
         const p95s = r.rodadas.map((x) => p95(x.depois.map(dur)));
         const meds = r.rodadas.map((x) => mediana(x.depois.map(dur)));
-        const maxs = r.rodadas.map((x) => Math.max(...x.depois.map(dur)));
+        const maximo = Math.max(...r.rodadas.flatMap((x) => x.depois.map(dur)));
         const dentro = Math.max(...prim) <= ORC.primeira && Math.max(...p95s) <= ORC.seguintes;
         todosDentro &&= dentro;
         const f1 = dur(r.fria.primeira) ?? Infinity;
@@ -523,7 +522,7 @@ try {
         lidaDentro &&= lDentro;
         console.log([r.widget.padEnd(13), `${ms(mediana(prim))} / ${ms(Math.max(...prim))}`.padStart(26),
           `${ms(mediana(p95s))} / ${ms(Math.max(...p95s))}`.padStart(29), ms(Math.max(...meds)).padStart(31),
-          ms(Math.max(...maxs)).padStart(35), ok(dentro).padStart(32), `${ms(f1)} / ${ms(fp)}`.padStart(30), ok(fDentro).padStart(17),
+          ms(maximo).padStart(35), ok(dentro).padStart(32), `${ms(f1)} / ${ms(fp)}`.padStart(30), ok(fDentro).padStart(17),
           `${ms(l1)} / ${ms(lp)}`.padStart(27), ok(lDentro).padStart(8)].join(" | "));
       }
       console.log(`todos os widgets, nas ${RODADAS} rodadas: ${ok(todosDentro)}; na carga fria: ${ok(friaDentro)}; ` +
