@@ -1,4 +1,5 @@
 // O Chromium do Debian, sem rede: só 127.0.0.1 passa (prova de que o site roda offline).
+import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -10,13 +11,23 @@ export const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-netw
   // Sem DNS para nada além de 127.0.0.1: vale também para os pedidos dos workers.
   "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"];
 
+// Sem o Chromium, uma frase que diz o que fazer, em vez do erro do Playwright.
+function conferir() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Falta o Chromium em ${CHROMIUM}: rode make chromium (instala o pacote 'chromium') ` +
+      "ou aponte CHROMIUM=/caminho/do/chromium.");
+  }
+}
+
 export function launch() {
+  conferir();
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
 }
 
 // Um navegador com perfil em disco (o do leitor de verdade): só nele o cache HTTP guarda um
 // arquivo do tamanho do .wasm (num contexto sem perfil, o cache fica na memória e o recusa).
 export function launchComPerfil(pasta) {
+  conferir();
   return chromium.launchPersistentContext(pasta, { executablePath: CHROMIUM, args: ARGS, headless: true });
 }
 
