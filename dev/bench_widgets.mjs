@@ -316,6 +316,28 @@ async function mornoNoCelular(navegador, a, b) {
   return { pagina: b, ...m };
 }
 
+// O roubo de CPU (steal, na 1ª linha de /proc/stat): numa máquina virtual, a parte do tempo em
+// que o hospedeiro deu os núcleos a outra máquina. Uma amostra por segundo; um pico nas respostas
+// durante um roubo alto é da máquina, não do livro. Fora do Linux, nenhuma amostra.
+const roubo = [];
+const lerStat = () => {
+  const v = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  return { total: v.reduce((a, b) => a + b, 0), steal: v[7] || 0 };
+};
+let statAntes = existsSync("/proc/stat") ? lerStat() : null;
+const amostrar = statAntes && setInterval(() => {
+  const agora = lerStat();
+  const dt = agora.total - statAntes.total;
+  if (dt > 0) roubo.push({ t: performance.now(), pct: (100 * (agora.steal - statAntes.steal)) / dt });
+  statAntes = agora;
+}, 1000);
+amostrar?.unref();
+// O roubo entre t0 e t1 (ms de performance.now()): média e máximo por segundo, em %.
+const rouboEntre = (t0, t1) => {
+  const v = roubo.filter((a) => a.t >= t0 && a.t <= t1 + 1000).map((a) => a.pct);
+  return v.length ? { media: v.reduce((a, b) => a + b, 0) / v.length, max: Math.max(...v), n: v.length } : null;
+};
+
 const servidor = await servir(HTML);
 const navegador = await launch();
 const resultados = [];
@@ -397,6 +419,7 @@ try {
     }
     const porWidget = new Map();
     let morno = null;
+    const t0Rodadas = performance.now();
     for (let rodada = 0; rodada < RODADAS; rodada++) {
       if (rodada) await pg.close();
       ({ pg, w } = await carregar(ctx, url));
@@ -407,8 +430,10 @@ try {
         porWidget.get(widget).push(r);
       }
     }
+    const rouboRodadas = rouboEntre(t0Rodadas, performance.now());
     for (const [widget, rodadas] of porWidget) {
-      resultados.push({ widget, pagina, bytes, frio, morno, resp: rodadas[0], rodadas, fria: fria.get(widget), lida: lida.get(widget) });
+      resultados.push({ widget, pagina, bytes, frio, morno, resp: rodadas[0], rodadas, fria: fria.get(widget), lida: lida.get(widget),
+        roubo: rouboRodadas });
       if (!JSON_SAIDA) process.stderr.write(`  ${widget}: pronto ${s(frio.pronto)} s frio; ${rodadas.length} rodadas\n`);
     }
     await ctx.close();
@@ -427,6 +452,7 @@ try {
     if (!JSON_SAIDA) process.stderr.write("  leitor que volta: medido\n");
   }
 
+  geral.roubo = roubo.length ? rouboEntre(0, Infinity) : null;
   if (JSON_SAIDA) {
     console.log(JSON.stringify({ geral, resultados, quando }, null, 1));
   } else {
@@ -499,7 +525,7 @@ try {
       console.log(`\nRespostas em ${RODADAS} rodadas (cada uma numa carga nova da página, depois da carga fria; ` +
         "no Chromium, o worker compartilhado da carga fria segue vivo; ms do gesto do leitor ao HTML novo): " +
         "a mediana e a pior das rodadas; e, à parte, na própria carga fria (um worker novo, as respostas logo depois do pronto) " +
-        `e na carga fria de um leitor que lê ${LEITURA / 1000} s antes de mexer (outro navegador novo)\n`);
+        `e na carga fria de um leitor que lê ${String(LEITURA / 1000).replace(".", ",")} s antes de mexer (outro navegador novo)\n`);
       console.log("widget        | 1ª resposta mediana / pior | seguintes p95: mediana / pior | seguintes mediana (pior rodada) | seguintes máximo (sem orçamento)    | orçamento (≤ 100 e ≤ 16 na pior) | carga fria: 1ª / seguintes p95 | orçamento na fria | fria, 1,5 s lendo: 1ª / p95 | orçamento");
       console.log("--------------|----------------------------|-------------------------------|---------------------------------|-------------------------------------|----------------------------------|--------------------------------|-------------------|-----------------------------|----------");
       let todosDentro = true;
@@ -526,7 +552,15 @@ try {
           `${ms(l1)} / ${ms(lp)}`.padStart(27), ok(lDentro).padStart(8)].join(" | "));
       }
       console.log(`todos os widgets, nas ${RODADAS} rodadas: ${ok(todosDentro)}; na carga fria: ${ok(friaDentro)}; ` +
-        `na carga fria de quem lê ${LEITURA / 1000} s antes de mexer: ${ok(lidaDentro)}`);
+        `na carga fria de quem lê ${String(LEITURA / 1000).replace(".", ",")} s antes de mexer: ${ok(lidaDentro)}`);
+      if (geral.roubo) {
+        // por página: as rodadas dos widgets de uma página são intercaladas
+        const porPagina = new Map(resultados.filter((r) => r.roubo).map((r) => [r.pagina, r.roubo]));
+        const pct = (n) => n.toFixed(0) + "%";
+        console.log(`roubo de CPU pelo hospedeiro (/proc/stat, por segundo; sem orçamento): no bench todo, média ` +
+          `${pct(geral.roubo.media)} e máximo ${pct(geral.roubo.max)}; nas rodadas, média / máximo: ` +
+          [...porPagina].map(([pg, r]) => `${pg.replace(/^book\//, "")} ${pct(r.media)} / ${pct(r.max)}`).join("; "));
+      }
       console.log(`\nQuando carregar (${quando.pagina}, clique 2 s depois de rolar até o widget):`);
       console.log(`  ao aparecer na tela (padrão): ${ms(quando.visivel)} ms do clique à resposta`);
       console.log(`  no primeiro uso:              ${ms(quando.uso)} ms do clique à resposta`);
