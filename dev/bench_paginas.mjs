@@ -19,7 +19,7 @@ import { readFile, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { extname, join, normalize, resolve, sep, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launch, bloquearRede, CHROMIUM } from "../tests/navegador/chromium.mjs";
+import { launch, bloquearRede, CHROMIUM, ARGS } from "../tests/navegador/chromium.mjs";
 import { pesar, ORCAMENTO_PAGINA } from "../tests/navegador/peso.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -94,8 +94,9 @@ async function rodarLighthouse(url) {
   const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH || CHROMIUM,
-    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+    // as mesmas opções dos testes e do bench dos widgets (tests/navegador/chromium.mjs): sem elas,
+    // o menu WebUI da barra de endereço disputava os 2 núcleos com a página medida
+    chromeFlags: ["--headless", ...ARGS],
   });
   try {
     const r = await lighthouse(url, { port: chrome.port, onlyCategories: ["performance"], logLevel: "error",
