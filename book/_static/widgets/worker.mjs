@@ -226,6 +226,9 @@ const mib = (n) => (n / 1048576).toLocaleString("pt-BR", { maximumFractionDigits
 async function iniciar(m, semCru = false) {
   if (!m?.wasm) return falhou("A página não mandou a lista do runtime do Python: recarregue a página.");
   marca("pedido"); // o "iniciar" da página chegou (com o manifesto que ela já leu)
+  // o módulo do Pyodide vem enquanto o runtime se lê do cache (antes, só depois dele)
+  const mjs = import("../pyodide/pyodide.mjs");
+  mjs.catch(() => {}); // a falha aparece abaixo, no try
   progresso.rede = progresso.cache = 0;
   const descomprime = typeof DecompressionStream === "function";
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
@@ -296,6 +299,11 @@ async function iniciar(m, semCru = false) {
         return doGuardado();
       });
   compilando.catch(() => {}); // a falha aparece quando o Pyodide pedir o módulo
+  // O pyodide.asm.js guardado (1 MB de JavaScript, uns 0,1 s deste thread) roda logo depois de o
+  // wasm começar a compilar, junto com a compilação. Antes, rodava depois do módulo do Pyodide;
+  // rodado antes da compilação, ele a atrasava (ela também usa este thread para ler o wasm).
+  const asmRodando = cru ? import(URL.createObjectURL(new Blob([cru.asm], { type: "text/javascript" })))
+    .then(() => null, (e) => e) : null;
   WebAssembly.instantiateStreaming = async (_resposta, importacoes) => {
     const module = await compilando;
     const instance = await WebAssembly.instantiate(module, importacoes);
@@ -308,16 +316,19 @@ async function iniciar(m, semCru = false) {
   let asm = null; // o pyodide.asm.js e a biblioteca padrão descomprimidos (Blob), a guardar também
   let stdlib = null;
   try {
-    const { loadPyodide } = await import("../pyodide/pyodide.mjs");
+    const { loadPyodide } = await mjs;
     // pyodide.asm.js (montado dos pedaços, ou o descomprimido guardado) define
     // globalThis._createPyodideModule; com ele definido, o Pyodide não busca o arquivo de novo.
-    asm = cru ? cru.asm : descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
-    const urlAsm = URL.createObjectURL(new Blob([asm], { type: "text/javascript" }));
-    try {
-      await import(urlAsm);
-    } catch (e) {
-      if (cru) throw e; // o guardado estragou: recomeça dos pedaços (abaixo)
-      // o Pyodide importa o arquivo ele mesmo
+    if (cru) {
+      const e = await asmRodando;
+      if (e) throw e; // o guardado estragou: recomeça dos pedaços (abaixo)
+    } else {
+      asm = descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
+      try {
+        await import(URL.createObjectURL(new Blob([asm], { type: "text/javascript" })));
+      } catch {
+        // o Pyodide importa o arquivo ele mesmo
+      }
     }
     stdlib = cru ? cru.stdlib : descomprime ? await new Response(gz([s])).blob() : new Blob([s]);
     const config = {
