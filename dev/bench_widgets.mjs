@@ -46,6 +46,7 @@ const SEM_LENTA = args.includes("--sem-lenta");
 const RODADAS = Number((args.find((a) => a.startsWith("--rodadas=")) || "--rodadas=5").slice(10));
 const REPETE = 20;
 const LEITURA = 1500; // ms entre o "pronto" e o primeiro uso, na carga fria de quem lê antes de mexer
+const LEITURA_S = (LEITURA / 1000).toFixed(1).replace(".", ","); // "1,5", para o texto
 const ESPERA = 180_000;
 const LENTA = 200 * 1024;
 const ORC = { runtimeGz: 4.6e6, razao: 0.6, primeira: 100, seguintes: 16 };
@@ -525,7 +526,7 @@ try {
       console.log(`\nRespostas em ${RODADAS} rodadas (cada uma numa carga nova da página, depois da carga fria; ` +
         "no Chromium, o worker compartilhado da carga fria segue vivo; ms do gesto do leitor ao HTML novo): " +
         "a mediana e a pior das rodadas; e, à parte, na própria carga fria (um worker novo, as respostas logo depois do pronto) " +
-        `e na carga fria de um leitor que lê ${String(LEITURA / 1000).replace(".", ",")} s antes de mexer (outro navegador novo)\n`);
+        `e na carga fria de um leitor que lê ${LEITURA_S} s antes de mexer (outro navegador novo)\n`);
       console.log("widget        | 1ª resposta mediana / pior | seguintes p95: mediana / pior | seguintes mediana (pior rodada) | seguintes máximo (sem orçamento)    | orçamento (≤ 100 e ≤ 16 na pior) | carga fria: 1ª / seguintes p95 | orçamento na fria | fria, 1,5 s lendo: 1ª / p95 | orçamento");
       console.log("--------------|----------------------------|-------------------------------|---------------------------------|-------------------------------------|----------------------------------|--------------------------------|-------------------|-----------------------------|----------");
       let todosDentro = true;
@@ -552,7 +553,7 @@ try {
           `${ms(l1)} / ${ms(lp)}`.padStart(27), ok(lDentro).padStart(8)].join(" | "));
       }
       console.log(`todos os widgets, nas ${RODADAS} rodadas: ${ok(todosDentro)}; na carga fria: ${ok(friaDentro)}; ` +
-        `na carga fria de quem lê ${String(LEITURA / 1000).replace(".", ",")} s antes de mexer: ${ok(lidaDentro)}`);
+        `na carga fria de quem lê ${LEITURA_S} s antes de mexer: ${ok(lidaDentro)}`);
       if (geral.roubo) {
         // por página: as rodadas dos widgets de uma página são intercaladas
         const porPagina = new Map(resultados.filter((r) => r.roubo).map((r) => [r.pagina, r.roubo]));
