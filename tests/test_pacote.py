@@ -165,3 +165,20 @@ def test_importar_todos_traz_o_modulo_de_cada_widget():
     r = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
     mods, antes, depois, ok = json.loads(r.stdout)
     assert len(mods) >= 3 and antes == [] and depois == mods and ok
+
+
+def test_importar_todos_importa_todo_o_fecho_do_navegador():
+    """Com a memória restaurada, o worker responde aos widgets antes de instalar a roda (os
+    arquivos dela chegam depois do "pronto"): todo módulo de `livro` que vai para o navegador
+    tem de estar importado depois de `importar_todos`. Um import de `livro` dentro de uma
+    função, de um módulo que nada mais importa, quebraria isso."""
+    nomes = sorted(a[:-3].replace("/", ".").removesuffix(".__init__")
+                   for a in navegador.modulos_navegador() if a.endswith(".py"))
+    codigo = (
+        "import sys, json\n"
+        "import livro.widgets.api as api\n"
+        "api.importar_todos()\n"
+        f"print(json.dumps([m for m in {nomes!r} if m not in sys.modules]))\n")
+    r = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
+    assert len(nomes) >= 8 and "livro.brinquedo" in nomes
+    assert json.loads(r.stdout) == []

@@ -638,6 +638,7 @@ async function segundaPagina(compartilhado) {
     assert.equal(ma.memoria, "sem", "a primeira carga achou uma memória guardada num navegador novo");
     assert.equal(ma.pacote.naMemoria, false);
     assert.equal(ma.runtime, "pedaços");
+    assert.equal(ma.sozinho, false, "sem manifesto guardado, o worker da primeira página não esperou o iniciar");
     assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
     // depois do "pronto", o worker esquenta cada widget da página mais VEZES vezes
     const wa = await esquentado(a.pg);
@@ -671,12 +672,21 @@ async function segundaPagina(compartilhado) {
       assert.equal(m.bytes.cache, m.bytes.total, "a segunda página não leu o runtime do Cache API");
       assert.ok(m.fases.python > 0, "a segunda página não iniciou o Python dela");
       assert.equal(m.memoria, "usado", "a segunda página não restaurou a memória guardada do Python");
-      // a memória guardada já trazia os módulos do livro importados; o loadPackage instalou a roda
+      // a memória guardada já trazia os módulos do livro importados: o "pronto" sai antes de a
+      // roda ser instalada, e o loadPackage a instala (e registra) quando o leitor para de mexer
       assert.equal(m.pacote.naMemoria, true, "a memória restaurada veio sem os módulos do livro");
-      assert.deepEqual(m.pacote.instalados, [ma.pacote.nome]);
+      assert.deepEqual(m.pacote.instalados, [], "o worker instalou a roda antes do pronto, com o livro já na memória");
       assert.match(m.pacote.arquivo, /\/site-packages\/.+\.pyc$/, "os módulos da memória não vieram da roda");
+      await b.pg.waitForFunction(() => globalThis.livroWidgets.medidas.instalado, null, { timeout: ESPERA });
+      const depois = await b.pg.evaluate(() => globalThis.livroWidgets.medidas.pacote);
+      assert.equal(depois.erro, undefined);
+      assert.deepEqual(depois.instalados, [ma.pacote.nome], "a roda não foi instalada depois do pronto");
+      assert.ok(depois.respostasAntes >= 1, "nenhum widget respondeu antes de a roda ser instalada");
       // o runtime veio já descomprimido, guardado pela primeira página
       assert.equal(m.runtime, "descomprimido", "a segunda página descomprimiu os pedaços de novo");
+      // com o manifesto guardado junto, a carga pode ter começado antes do "iniciar" (quem chega
+      // antes, a leitura do manifesto ou o pedido da página, varia; o teste abaixo fixa a ordem)
+      assert.equal(typeof m.sozinho, "boolean");
     }
     assert.equal(await textoSaida(b.w), build, "na segunda página, o Python discorda do build");
     // o compartilhado só esquenta os widgets que a primeira página não tinha; um Worker novo, todos
@@ -1037,6 +1047,49 @@ test("memória do Python guardada com todos os bytes trocados: inicia do jeito n
 
 test("memória do Python guardada com o meio zerado (o cabeçalho confere): inicia do jeito normal e responde certo", () =>
   memoriaEstragada("meio"));
+
+test("com o manifesto guardado, o worker começa a carga quando nasce, antes do iniciar da página", async () => {
+  // Uma primeira página guarda o runtime descomprimido, o manifesto e a memória; um Worker
+  // comum novo dessa versão carrega sozinho, sem mandar nada a ninguém. O "iniciar" mandado
+  // 3 s depois recebe o "pronto" dessa carga (não um Python "já carregado de outra página").
+  const ctx = await navegador.newContext();
+  try {
+    await bloquearRede(ctx, bloqueados);
+    await ctx.addInitScript(() => { globalThis.LIVRO_WIDGETS = { compartilhado: false }; });
+    const nome = [...paginas.keys()][0];
+    const a = await abrir(nome, { ctx });
+    await pronto(a.pg, a.w);
+    assert.ok(await memoriaGuardada(a.pg) > 1e6, "o worker não guardou a memória do Python");
+    const r = await a.pg.evaluate(async () => {
+      const url = (c) => new URL((document.documentElement.dataset.content_root || "") + "_static/" + c, location.href);
+      const m = await (await fetch(url("pyodide/manifesto.json"), { cache: "no-cache" })).json();
+      const c = await caches.open("livro-runtime");
+      const guardado = Boolean(await c.match(url(`pyodide/cru/manifesto?v=${m.versao}`).href));
+      const w = new Worker(url(`widgets/worker.mjs?v=${m.versao}`), { type: "module" });
+      const msgs = [];
+      let fim;
+      const chegou = new Promise((ok) => { fim = ok; });
+      w.onmessage = ({ data }) => { msgs.push(data); if (data.tipo === "pronto" || data.tipo === "falhou") fim(data); };
+      await new Promise((ok) => setTimeout(ok, 3000));
+      const antes = msgs.length;
+      w.postMessage({ tipo: "iniciar", widgets: [], manifesto: m });
+      const p = await chegou;
+      w.terminate();
+      return { guardado, antes, p };
+    });
+    assert.equal(r.guardado, true, "o manifesto não foi guardado com o runtime");
+    assert.equal(r.antes, 0, "o worker mandou mensagens antes de alguém pedir");
+    assert.equal(r.p.tipo, "pronto", r.p.mensagem);
+    assert.equal(r.p.sozinho, true, "o worker esperou o iniciar");
+    assert.ok(r.p.fases.pedido < r.p.iniciarEm, `a carga começou em ${r.p.fases.pedido} ms, depois do iniciar (${r.p.iniciarEm} ms)`);
+    assert.equal(r.p.reutilizado, false);
+    assert.equal(r.p.memoria, "usado");
+    assert.equal(r.p.runtime, "descomprimido");
+    semErrosNossos(a.erros);
+  } finally {
+    await ctx.close();
+  }
+});
 
 test("localStorage com a versão mas sem o runtime guardado (o leitor limpou o cache): o worker do <head> fecha sem buscar nada", async () => {
   // partida.js cria o worker já com a versão do localStorage; sem o runtime no Cache API, ele não

@@ -251,6 +251,7 @@ function adotar(c) {
       medidas.memoria = data.memoria; // o Python veio do instantâneo da memória? usado | feito | sem
       medidas.runtime = data.runtime; // pedaços (de gzip) | descomprimido (guardado por uma carga anterior)
       medidas.wasm = data.wasm; // de onde o wasm compilou: pedaços | descomprimido | http (o cache HTTP)
+      medidas.sozinho = data.sozinho; // a carga começou quando o worker nasceu, antes do "iniciar" (o manifesto guardado)
       todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
         : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
@@ -259,7 +260,10 @@ function adotar(c) {
         bombear(w);
       }
     } else if (data.tipo === "bytecode") medidas.bytecode = data;
-    else if (data.tipo === "memoria") medidas.memoriaGuardada = performance.now(); // a próxima carga a restaura
+    else if (data.tipo === "instalado") { // a roda, instalada depois do "pronto" (o livro veio na memória)
+      medidas.pacote = data.pacote;
+      medidas.instalado = performance.now();
+    } else if (data.tipo === "memoria") medidas.memoriaGuardada = performance.now(); // a próxima carga a restaura
     else if (data.tipo === "esquentado") medidas.esquentado = { ms: performance.now(), chamadas: data.chamadas };
     else if (data.tipo === "wasmHttp") medidas.wasmHttp = { ms: performance.now(), guardado: data.guardado };
     else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);

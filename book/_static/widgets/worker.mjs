@@ -64,6 +64,9 @@ const chaveMemoria = (versao) => new URL(`pyodide/memoria?v=${versao}`, BASE).hr
 // descomprime de novo (uns 13 MB a mais no navegador).
 const chavesCru = (versao) => Object.fromEntries(["wasm", "asm", "stdlib"]
   .map((n) => [n, new URL(`pyodide/cru/${n}?v=${versao}`, BASE).href]));
+// O manifesto da versão, guardado com o runtime descomprimido: com ele, a carga seguinte começa
+// quando o worker nasce (partirSozinho, abaixo), sem esperar o da página.
+const chaveManifesto = (versao) => new URL(`pyodide/cru/manifesto?v=${versao}`, BASE).href;
 // Os 12 primeiros dígitos hexadecimais do SHA-256: o "hash" de cada arquivo no manifesto.
 const hashDe = async (bytes) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).slice(0, 6)]
   .map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -108,6 +111,9 @@ const marca = (nome) => { fases[nome] = Math.round(performance.now() - t0); };
 let estado = "parado"; // parado | carregando | pronto | falhou
 let mensagemFalha = "";
 let iniciando = false; // tudo baixado, o Python começando
+let inicioCarga = 0; // quando esta carga começou (o "iniciar" da página, ou o worker sozinho)
+let sozinho = false; // a carga começou antes do "iniciar" de qualquer página (partirSozinho)
+let entregue = false; // algum "pronto" desta carga já foi mandado
 const esperando = new Set(); // as portas (páginas) que pediram "iniciar" e esperam "pronto"
 const aquecidos = new Set(); // os widgets já chamados uma vez neste worker
 
@@ -116,6 +122,7 @@ class Parou extends Error {}
 // O que se guarda depois do "pronto" espera o leitor parar de mexer (nenhum pedido há 1 s):
 // guardar disputa a CPU, e uma resposta que chega nessa hora atrasaria.
 let ultimoPedido = 0;
+let respondidas = 0; // pedidos das páginas respondidos
 const espera = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const ocioso = async () => {
   while (performance.now() - ultimoPedido < 1000) await espera(250);
@@ -151,7 +158,9 @@ async function abrirCache(itens, extras = []) {
     if (!self.caches) return null; // fora de um contexto seguro (http:// que não é local)
     const c = await caches.open(CACHE);
     const validos = new Set([...itens.map(chave), ...extras]);
-    for (const req of await c.keys()) if (!validos.has(req.url)) await c.delete(req);
+    // o que é de outra versão sai sem a carga esperar (nunca é o que ela lê)
+    c.keys().then((reqs) => Promise.all(reqs.filter((r) => !validos.has(r.url)).map((r) => c.delete(r))))
+      .catch(() => {});
     return c;
   } catch {
     return null;
@@ -225,7 +234,8 @@ const mib = (n) => (n / 1048576).toLocaleString("pt-BR", { maximumFractionDigits
 // semCru: sem o runtime descomprimido guardado (ele falhou nesta carga: recomeça dos pedaços).
 async function iniciar(m, semCru = false) {
   if (!m?.wasm) return falhou("A página não mandou a lista do runtime do Python: recarregue a página.");
-  marca("pedido"); // o "iniciar" da página chegou (com o manifesto que ela já leu)
+  marca("pedido"); // o "iniciar" da página chegou (com o manifesto que ela já leu), ou o worker partiu sozinho
+  inicioCarga = performance.now();
   // o módulo do Pyodide vem enquanto o runtime se lê do cache (antes, só depois dele)
   const mjs = import("../pyodide/pyodide.mjs");
   mjs.catch(() => {}); // a falha aparece abaixo, no try
@@ -240,13 +250,47 @@ async function iniciar(m, semCru = false) {
   memoriaCedo = null;
   const kc = chavesCru(m.versao);
   const cache = await abrirCache([m.stdlib.gz, m.stdlib.inteiro, ...m.asm.pedacos, m.asm.inteiro,
-    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda], [chaveFoto, ...Object.values(kc), chaveMarcaHttp(m)]);
-  const cru = descomprime && cache && !semCru ? await lerCru(cache, kc, m) : null;
-  runtime = cru ? "descomprimido" : "pedaços";
+    ...m.wasm.pedacos, m.wasm.inteiro, m.lock, m.roda],
+  [chaveFoto, ...Object.values(kc), chaveMarcaHttp(m), chaveManifesto(m.versao)]);
   // Com o runtime guardado (o leitor voltou), o wasm compila do cache HTTP, se a marca diz que
   // ele está lá e confere; só do cache (only-if-cached: sem rede), e um erro volta ao guardado.
-  const marcaHttp = cru ? await cache.match(chaveMarcaHttp(m)).then((r) => r?.text(), () => "faltou") : null;
+  // O runtime e a marca são lidos juntos.
+  const [cru, marca_] = descomprime && cache && !semCru
+    ? await Promise.all([lerCru(cache, kc, m), cache.match(chaveMarcaHttp(m)).then((r) => r?.text(), () => "faltou")])
+    : [null, null];
+  runtime = cru ? "descomprimido" : "pedaços";
+  const marcaHttp = cru ? marca_ : null;
   const doHttp = marcaHttp === "confere";
+  const gz = (partes) => new Blob(partes).stream().pipeThrough(new DecompressionStream("gzip"));
+  let partesWasm = null; // os pedaços do wasm, quando não há runtime guardado
+  // o wasm como resposta do tipo application/wasm, dos bytes que já temos
+  const respostaWasm = () => new Response(cru ? cru.wasm : descomprime ? gz(partesWasm) : new Blob(partesWasm),
+    { headers: { "content-type": "application/wasm" } });
+  const fetchOriginal = self.fetch.bind(self);
+  // O wasm compila enquanto o resto se monta (a biblioteca padrão, o pyodide.asm.js, a memória
+  // guardada); o Pyodide recebe o módulo compilado, e uma segunda partida (depois de uma memória
+  // guardada que não serviu) não compila de novo. Com o runtime guardado, ele começa já, antes de
+  // a roda e o lock saírem do cache (uns 50–120 ms antes, medido num Worker comum).
+  const doGuardado = () => {
+    wasmDe = cru ? "descomprimido" : "pedaços";
+    return WebAssembly.compileStreaming(respostaWasm());
+  };
+  const compilar = () => {
+    const c = !doHttp ? doGuardado()
+      : WebAssembly.compileStreaming(fetchOriginal(urlWasmHttp(m), { cache: "only-if-cached", mode: "same-origin" }))
+        .then((modulo) => { wasmDe = "http"; return modulo; }, () => {
+          cache.put(chaveMarcaHttp(m), new Response("faltou")).catch(() => {}); // saiu do cache HTTP
+          return doGuardado();
+        });
+    c.catch(() => {}); // a falha aparece quando o Pyodide pedir o módulo
+    return c;
+  };
+  let compilando = cru ? compilar() : null;
+  // O pyodide.asm.js guardado (1 MB de JavaScript, uns 0,1 s deste thread) roda logo depois de o
+  // wasm começar a compilar, junto com a compilação. Antes, rodava depois do módulo do Pyodide;
+  // rodado antes da compilação, ele a atrasava (ela também usa este thread para ler o wasm).
+  const asmRodando = cru ? import(URL.createObjectURL(new Blob([cru.asm], { type: "text/javascript" })))
+    .then(() => null, (e) => e) : null;
   const itens = cru ? [m.lock, m.roda] : [...asmItens, ...wasmItens, stdlibItem, m.lock, m.roda];
   progresso.total = itens.reduce((s, i) => s + i.bytes, 0) + (cru ? cru.bytes : 0);
   if (cru) progresso.cache += cru.bytes;
@@ -266,9 +310,8 @@ async function iniciar(m, semCru = false) {
   marca("baixado");
   iniciando = true;
   difundir({ tipo: "fase", fase: "iniciando" });
-  const gz = (partes) => new Blob(partes).stream().pipeThrough(new DecompressionStream("gzip"));
   const partesAsm = cru ? null : dados.slice(0, asmItens.length);
-  const partesWasm = cru ? null : dados.slice(asmItens.length, asmItens.length + wasmItens.length);
+  partesWasm = cru ? null : dados.slice(asmItens.length, asmItens.length + wasmItens.length);
   const [s, lockBytes, roda] = cru ? [null, ...dados] : dados.slice(asmItens.length + wasmItens.length);
   const lock = JSON.parse(new TextDecoder().decode(lockBytes));
   const urlRoda = new URL(m.roda.url, BASE).href;
@@ -276,34 +319,13 @@ async function iniciar(m, semCru = false) {
   // O Pyodide busca `pyodide.asm.wasm` e, no loadPackage, a roda do livro com fetch:
   // entregamos os bytes que já temos (a resposta do wasm ele nem lê: recebe o módulo já
   // compilado, logo abaixo; sem ela, o pedido iria à rede).
-  const respostaWasm = () => new Response(cru ? cru.wasm : descomprime ? gz(partesWasm) : new Blob(partesWasm),
-    { headers: { "content-type": "application/wasm" } });
-  const fetchOriginal = self.fetch.bind(self);
   self.fetch = (recurso, opcoes) => {
     const u = typeof recurso === "string" ? recurso : (recurso.url || String(recurso));
     if (u.endsWith("/pyodide.asm.wasm")) return Promise.resolve(respostaWasm());
     if (u === urlRoda) return Promise.resolve(new Response(roda));
     return fetchOriginal(recurso, opcoes);
   };
-  // O wasm começa a compilar já, enquanto o resto se monta (a biblioteca padrão, o
-  // pyodide.asm.js, a memória guardada); o Pyodide recebe o módulo compilado, e uma segunda
-  // partida (depois de uma memória guardada que não serviu) não compila de novo.
-  const doGuardado = () => {
-    wasmDe = cru ? "descomprimido" : "pedaços";
-    return WebAssembly.compileStreaming(respostaWasm());
-  };
-  const compilando = !doHttp ? doGuardado()
-    : WebAssembly.compileStreaming(fetchOriginal(urlWasmHttp(m), { cache: "only-if-cached", mode: "same-origin" }))
-      .then((modulo) => { wasmDe = "http"; return modulo; }, () => {
-        cache.put(chaveMarcaHttp(m), new Response("faltou")).catch(() => {}); // saiu do cache HTTP
-        return doGuardado();
-      });
-  compilando.catch(() => {}); // a falha aparece quando o Pyodide pedir o módulo
-  // O pyodide.asm.js guardado (1 MB de JavaScript, uns 0,1 s deste thread) roda logo depois de o
-  // wasm começar a compilar, junto com a compilação. Antes, rodava depois do módulo do Pyodide;
-  // rodado antes da compilação, ele a atrasava (ela também usa este thread para ler o wasm).
-  const asmRodando = cru ? import(URL.createObjectURL(new Blob([cru.asm], { type: "text/javascript" })))
-    .then(() => null, (e) => e) : null;
+  compilando ??= compilar();
   WebAssembly.instantiateStreaming = async (_resposta, importacoes) => {
     const module = await compilando;
     const instance = await WebAssembly.instantiate(module, importacoes);
@@ -312,6 +334,7 @@ async function iniciar(m, semCru = false) {
   };
 
   let py;
+  let instalarDepois = null; // a roda, a instalar depois do "pronto" (o livro veio na memória)
   let novaFoto = null; // a memória do Python recém-iniciado, a guardar depois do "pronto"
   let asm = null; // o pyodide.asm.js e a biblioteca padrão descomprimidos (Blob), a guardar também
   let stdlib = null;
@@ -359,12 +382,17 @@ async function iniciar(m, semCru = false) {
       marca("python");
       // os módulos do livro vieram na memória restaurada? (para os testes)
       naMemoria = Boolean(foto) && py.runPython(`import sys; ${JSON.stringify(m.modulos.api)} in sys.modules`);
-      await py.loadPackage(m.roda.pacote, { messageCallback: () => {}, errorCallback: () => {} });
-      marca("roda");
+      // Com o livro já importado na memória restaurada, a roda (os arquivos dela no site-packages,
+      // que a memória não traz, e o registro) é instalada depois do "pronto", quando o leitor para
+      // de mexer: uns 40–80 ms a menos antes dele. Os widgets não precisam dela para responder:
+      // importar_todos importa todo o fecho de imports do navegador (tests/test_pacote.py).
+      const instalar = () => py.loadPackage(m.roda.pacote, { messageCallback: () => {}, errorCallback: () => {} })
+        .then(() => marca("roda"));
+      if (!naMemoria) await instalar();
       const api = py.pyimport(m.modulos.api);
       const fmt = py.pyimport(m.modulos.formato);
       if (fmt.num(0.5, 1) !== "0,5") throw new Error("o Python não formata números");
-      return { py, api, fmt };
+      return { py, api, fmt, instalar: naMemoria ? instalar : null };
     };
     const foto = await lendoMemoria;
     // O runtime guardado confere com o manifesto (e um .wasm que não compila faria o Pyodide
@@ -382,6 +410,7 @@ async function iniciar(m, semCru = false) {
       }
     }
     r ??= await subir(null);
+    instalarDepois = r.instalar;
     py = r.py;
     const api = r.api;
     responder = api.responder_json;
@@ -404,9 +433,25 @@ async function iniciar(m, semCru = false) {
     return falhou(`Não deu para iniciar o Python: ${e.message}`);
   }
   estado = "pronto";
+  ultimoPedido = performance.now(); // as primeiras respostas da página vêm logo: o que é de depois espera
+  entregue = esperando.size > 0;
   const paginas = [...esperando];
   for (const p of paginas) pronto(p, false);
   esperando.clear();
+  if (instalarDepois) {
+    ocioso().then(() => {
+      pacote.respostasAntes = respondidas; // as respostas dadas só com o livro da memória (testes)
+      return instalarDepois();
+    }).then(() => {
+      pacote.instalados = Object.keys(py.loadedPackages);
+    }, (e) => {
+      // os widgets seguem com o livro da memória; a próxima carga busca a roda de novo
+      pacote.erro = e.message;
+      cache?.delete(chave(m.roda)).catch(() => {});
+    }).finally(() => {
+      for (const p of paginas) p.postMessage({ tipo: "instalado", pacote }); // para os testes
+    });
+  }
   // Depois do "pronto": o runtime descomprimido, se esta carga o montou dos pedaços (o .wasm é
   // descomprimido de novo aqui, uns 60 ms), e então a memória, em pedaços de 256 KB: entregá-la
   // de uma vez prendia este thread por até 90 ms (uma resposta pedida nessa hora esperava);
@@ -434,6 +479,8 @@ async function iniciar(m, semCru = false) {
         await cache.put(kc.wasm, new Response(wasm, { headers: { "content-type": "application/wasm" } }));
         await cache.put(kc.asm, new Response(asm, { headers: { "content-type": "text/javascript" } }));
         await cache.put(kc.stdlib, new Response(stdlib, { headers: { "content-type": "application/zip" } }));
+        await cache.put(chaveManifesto(m.versao), new Response(JSON.stringify(m),
+          { headers: { "content-type": "application/json" } }));
       }
       if (foto) {
         let pos = 0;
@@ -483,8 +530,10 @@ function pronto(p, reutilizado) {
   }
   if (!fases.aquecido) marca("aquecido");
   const agora = performance.now();
-  const segundos = formato.num((agora - p.t) / 1000, 1);
+  // uma carga que começou sozinha conta desde o começo dela, não desde o pedido da página
+  const segundos = formato.num((agora - (reutilizado ? p.t : Math.min(p.t, inicioCarga))) / 1000, 1);
   p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote, memoria, runtime, wasm: wasmDe,
+    sozinho, iniciarEm: Math.round(p.t - t0), // o "iniciar" desta página, em ms do worker (testes)
     fases: reutilizado ? { aquecido: Math.round(agora - p.t) } : fases,
     bytes: reutilizado ? { rede: 0, cache: 0, total: progresso.total } : { ...progresso } });
   p.postMessage(bytecode);
@@ -524,7 +573,13 @@ function receber(p, data) {
   if (data.tipo === "iniciar") {
     p.nomes = data.widgets || [];
     p.t = performance.now();
-    if (estado === "pronto") return pronto(p, true);
+    if (data.paradoMs) paradoMs = data.paradoMs;
+    if (estado === "pronto") {
+      // a carga que começou sozinha terminou antes de a página pedir: o "pronto" dela é desta página
+      const reutilizado = entregue;
+      entregue = true;
+      return pronto(p, reutilizado);
+    }
     if (estado === "falhou") return p.postMessage({ tipo: "falhou", mensagem: mensagemFalha });
     esperando.add(p);
     if (estado === "carregando") {
@@ -534,7 +589,6 @@ function receber(p, data) {
       return;
     }
     estado = "carregando";
-    if (data.paradoMs) paradoMs = data.paradoMs;
     iniciar(data.manifesto);
   } else if (data.tipo === "chamar") {
     ultimoPedido = performance.now();
@@ -545,12 +599,34 @@ function receber(p, data) {
     } catch {
       resposta = { erro: "O widget não conseguiu responder a este pedido. Recarregue a página." };
     }
+    respondidas++;
     p.postMessage({ tipo: "resposta", id: data.id, resposta, pyMs: performance.now() - t });
   } else if (data.tipo === "desistir" && estado === "carregando") {
     // a página esperou o Python iniciar e passou do limite dela
     falhou(data.mensagem || "O Python não iniciou a tempo. Recarregue a página para tentar de novo.");
   }
 }
+
+// Um leitor que já passou por aqui: o manifesto desta versão está no Cache API (guardado com o
+// runtime descomprimido), e a carga começa já, quando o worker nasce. Antes, ela esperava o
+// "iniciar" da página, que só sai depois de o manifesto ser revalidado na rede e de o thread da
+// página, ocupado lendo o HTML, ficar livre (uns 70–190 ms de um Worker comum). A página manda o
+// "iniciar" do mesmo jeito e entra nesta carga; se o site foi publicado de novo (outra versão), ela
+// fecha este worker sem mandar nada (partida.js).
+async function partirSozinho() {
+  try {
+    if (!VERSAO || !self.caches || typeof DecompressionStream !== "function") return;
+    const r = await (await caches.open(CACHE)).match(chaveManifesto(VERSAO));
+    const m = r ? await r.json() : null;
+    if (m?.versao !== VERSAO || estado !== "parado") return;
+    estado = "carregando";
+    sozinho = true;
+    iniciar(m);
+  } catch {
+    // sem o manifesto guardado (ou ilegível): espera o "iniciar" da página
+  }
+}
+partirSozinho();
 
 if (COMPARTILHADO) {
   self.onconnect = (ev) => {
