@@ -26,7 +26,8 @@
 // A memória do Python recém-iniciado também fica no Cache API (um instantâneo do Pyodide,
 // `makeMemorySnapshot`, API privada da versão fixada): a próxima carga sem um Python vivo (um
 // Worker comum na página seguinte, ou o leitor que volta outro dia) a restaura em vez de iniciar
-// o Python de novo, já com os módulos dos widgets importados. São uns 21 MB guardados; o que
+// o Python de novo, já com os módulos dos widgets importados. A memória tem uns 21 MB, e metade
+// são páginas só de zeros, que não se guardam: ficam uns 11 MB (guardarFoto); o que
 // não der certo com ele (cota, versão, bytes estragados) só faz o Python iniciar do jeito normal.
 // O runtime descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão, uns 13 MB) fica ao
 // lado: a carga seguinte não descomprime nada; se o hash dele não confere, recomeça dos pedaços.
@@ -98,10 +99,66 @@ async function lerCru(cache, kc, m) {
     return null;
   }
 }
+// A memória guardada sem as páginas de 64 KB que são só zeros (metade dos 21 MB): "LVM1", o
+// tamanho da memória e, em ordem crescente, cada página com algum byte diferente de zero,
+// precedida do número dela; no fim, 0xFFFFFFFF (números u32, little-endian). Ler remonta a
+// memória inteira (zerada) e copia as páginas; um arquivo fora disso (estragado, de outra versão
+// do worker) é como nenhum: o Python inicia do jeito normal e guarda outro.
+const PAGINA = 65536;
+const MAGICA = 0x314d564c; // "LVM1"
+const FIM = 0xffffffff;
+const u32 = (...ns) => {
+  const b = new Uint8Array(4 * ns.length);
+  const dv = new DataView(b.buffer);
+  ns.forEach((n, i) => dv.setUint32(4 * i, n, true));
+  return b;
+};
+function zerada(p) {
+  const n = p.byteOffset % 4 === 0 ? p.length >> 2 : 0;
+  const k = new Uint32Array(p.buffer, p.byteOffset, n);
+  for (let j = 0; j < n; j++) if (k[j]) return false;
+  for (let j = 4 * n; j < p.length; j++) if (p[j]) return false;
+  return true;
+}
+// Os pedaços do arquivo, a cada chamada uns 256 KB (4 páginas com dados), ou null no fim.
+function guardarFoto(foto) {
+  const paginas = Math.ceil(foto.length / PAGINA);
+  let i = -1;
+  return () => {
+    if (i === -1) { i = 0; return [u32(MAGICA, foto.length)]; }
+    if (i > paginas) return null;
+    const saida = [];
+    for (let postas = 0; i < paginas && postas < 4; i++) {
+      const p = foto.subarray(i * PAGINA, (i + 1) * PAGINA);
+      if (!zerada(p)) { saida.push(u32(i), p); postas++; }
+    }
+    if (i === paginas) { saida.push(u32(FIM)); i++; }
+    return saida;
+  };
+}
+function remontarFoto(b) {
+  if (b.byteLength < 12) return null;
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  if (dv.getUint32(0, true) !== MAGICA) return null;
+  const foto = new Uint8Array(dv.getUint32(4, true));
+  let pos = 8;
+  let ultima = -1;
+  while (pos + 4 <= b.byteLength) {
+    const i = dv.getUint32(pos, true);
+    pos += 4;
+    if (i === FIM) return pos === b.byteLength && foto.length > 0 ? foto : null;
+    const n = Math.min(PAGINA, foto.length - i * PAGINA);
+    if (i <= ultima || n <= 0 || pos + n > b.byteLength) return null;
+    foto.set(b.subarray(pos, pos + n), i * PAGINA);
+    pos += n;
+    ultima = i;
+  }
+  return null;
+}
 const lerMemoria = (versao) => (self.caches ? caches.open(CACHE)
   .then((c) => c.match(chaveMemoria(versao)))
   .then((r) => (r ? r.arrayBuffer() : null))
-  .then((b) => (b && b.byteLength > 64 ? new Uint8Array(b) : null))
+  .then((b) => (b ? remontarFoto(new Uint8Array(b)) : null))
   .catch(() => null) : Promise.resolve(null));
 let memoriaCedo = VERSAO ? lerMemoria(VERSAO) : null; // solto depois de usado (21 MB)
 const t0 = performance.now();
@@ -483,13 +540,13 @@ async function iniciar(m, semCru = false) {
           { headers: { "content-type": "application/json" } }));
       }
       if (foto) {
-        let pos = 0;
+        const proximos = guardarFoto(foto);
         const corpo = new Response(new ReadableStream({
           async pull(c) {
             await ocioso();
-            if (pos >= foto.length) return c.close();
-            c.enqueue(foto.subarray(pos, pos + 262_144));
-            pos += 262_144;
+            const partes = proximos();
+            if (!partes) return c.close();
+            for (const p of partes) c.enqueue(p);
           },
         }), { headers: { "content-type": "application/octet-stream" } });
         await cache.put(chaveFoto, corpo);
