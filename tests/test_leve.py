@@ -166,3 +166,16 @@ def test_formulas_guardadas_so_chamam_o_node_para_a_pagina_que_mudou(tmp_path, m
     monkeypatch.setenv("LIVRO_SEM_GUARDADO", "1")
     assert matematica.desenhar(_site(tmp_path / "d", tex)) == primeiro
     assert len(chamadas) == 2
+
+
+def test_o_tema_nao_mede_as_rolagens(build):
+    """O tabindex de quem rola é do tema.js do livro: o pydata-sphinx-theme.js do site não lê
+    scrollWidth de cada <pre> (layout forçado da página inteira, a maior tarefa longa do bloco),
+    e o build derruba se o tema mudar essa conta (tema.tabindex_so_no_livro)."""
+    from livro_ext import tema
+
+    js = (build / "html" / "_static" / "scripts" / "pydata-sphinx-theme.js").read_text(encoding="utf-8")
+    assert tema.CONTA_DO_TEMA not in js
+    assert "{" + tema.SEM_CONTA + "}" in js
+    assert "scrollWidth" not in js
+    assert "rola-de-lado" in (build / "html" / "_static" / "tema.js").read_text(encoding="utf-8")

@@ -11,6 +11,9 @@
   radical (stemmer) do português, então "atencao" acha "atenção". Os trechos dos
   resultados saem sem o LaTeX cru das fórmulas (`_static/tema.js`).
 
+- Rolagens: o tabindex de quem rola de lado é só do livro (`_static/tema.js`); a medida do
+  pydata-sphinx-theme, que forçava o layout da página inteira, sai do script dele.
+
 Os textos do pydata-sphinx-theme que faltam em pt_BR estão em `book/_locale` (sphinx.po);
 os do sphinx-book-theme sem catálogo, em `book/_templates`; o rótulo do sumário de
 impressão do layout.html é trocado no fim do build (`rotulos_do_layout`).
@@ -229,6 +232,31 @@ def scripts_em_portugues(app, exc):
         arq.write_text(texto, encoding="utf-8")
 
 
+# --- O tabindex das rolagens, que o pydata-sphinx-theme mede com um layout forçado -----------
+# No DOMContentLoaded e de novo no load, o tema lê scrollWidth de cada <pre> e de cada saída de
+# célula para pôr tabindex 0 (rola) ou -1: cada leitura refaz o layout da página inteira, e isso
+# era a maior tarefa longa do bloco no Lighthouse (TBT 275–372 ms; nota 88–91). O livro já faz
+# o mesmo em tema.js (marcarEm: só o que rola de verdade, e cada seção quando chega perto da
+# tela). O corpo da conta do tema vira espaços do mesmo tamanho: o mapa de fontes segue certo.
+CONTA_DO_TEMA = "e.tabIndex=e.scrollWidth>e.clientWidth||e.scrollHeight>e.clientHeight?0:-1"
+SEM_CONTA = "void 0".ljust(len(CONTA_DO_TEMA))
+
+
+def tabindex_so_no_livro(app, exc):
+    """Tira do pydata-sphinx-theme.js a medida das rolagens (o livro a faz em tema.js)."""
+    if exc or app.builder.format != "html":
+        return
+    arq = Path(app.outdir) / "_static" / "scripts" / "pydata-sphinx-theme.js"
+    if not arq.exists():
+        return
+    texto = arq.read_text(encoding="utf-8")
+    if texto.count(CONTA_DO_TEMA) == 1:
+        arq.write_text(texto.replace(CONTA_DO_TEMA, SEM_CONTA), encoding="utf-8")
+    elif "{" + SEM_CONTA + "}" not in texto:
+        raise RuntimeError("tema.py: a medida das rolagens mudou no pydata-sphinx-theme.js; "
+                           "atualize CONTA_DO_TEMA (tabindex_so_no_livro)")
+
+
 def setup(app):
     app.add_search_language(SearchPortuguesSemAcento)
     app.connect("config-inited", opcoes_do_tema)
@@ -237,5 +265,6 @@ def setup(app):
     app.connect("build-finished", rotulos_do_layout)
     app.connect("html-page-context", meta_descricao)
     app.connect("build-finished", scripts_em_portugues)
+    app.connect("build-finished", tabindex_so_no_livro)
     app.add_js_file("tema.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -7,8 +7,9 @@
 //    leitor abre a busca.
 // 2. Uma página sem sumário lateral não quebra o script do sphinx-book-theme.
 // 3. Rolagem de lado: equações, tabelas e figuras mais largas que a coluna rolam dentro
-//    de si (livro.css). Quem rola precisa ser alcançável pelo teclado (tabindex="0"),
-//    como o tema já faz com tabelas e código.
+//    de si (livro.css). Quem rola precisa ser alcançável pelo teclado (tabindex="0"). O
+//    pydata-sphinx-theme fazia isso com o código e as saídas, medindo tudo com o layout da
+//    página inteira forçado; book/_ext/tema.py tira essa medida dele, e ela é só daqui.
 (() => {
   "use strict";
 
