@@ -139,14 +139,15 @@ function guardarFoto(foto) {
 function remontarFoto(b) {
   if (b.byteLength < 12) return null;
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  if (dv.getUint32(0, true) !== MAGICA) return null;
-  const foto = new Uint8Array(dv.getUint32(4, true));
+  const total = dv.getUint32(4, true);
+  if (dv.getUint32(0, true) !== MAGICA || total === 0 || total > 2 ** 30) return null; // 1 GiB no máximo
+  const foto = new Uint8Array(total);
   let pos = 8;
   let ultima = -1;
   while (pos + 4 <= b.byteLength) {
     const i = dv.getUint32(pos, true);
     pos += 4;
-    if (i === FIM) return pos === b.byteLength && foto.length > 0 ? foto : null;
+    if (i === FIM) return pos === b.byteLength ? foto : null;
     const n = Math.min(PAGINA, foto.length - i * PAGINA);
     if (i <= ultima || n <= 0 || pos + n > b.byteLength) return null;
     foto.set(b.subarray(pos, pos + n), i * PAGINA);
@@ -327,7 +328,7 @@ async function iniciar(m, semCru = false) {
   // O wasm compila enquanto o resto se monta (a biblioteca padrão, o pyodide.asm.js, a memória
   // guardada); o Pyodide recebe o módulo compilado, e uma segunda partida (depois de uma memória
   // guardada que não serviu) não compila de novo. Com o runtime guardado, ele começa já, antes de
-  // a roda e o lock saírem do cache (uns 50–120 ms antes, medido num Worker comum).
+  // a roda e o lock saírem do cache (uns 50–125 ms antes, medido num Worker comum).
   const doGuardado = () => {
     wasmDe = cru ? "descomprimido" : "pedaços";
     return WebAssembly.compileStreaming(respostaWasm());
@@ -441,7 +442,7 @@ async function iniciar(m, semCru = false) {
       naMemoria = Boolean(foto) && py.runPython(`import sys; ${JSON.stringify(m.modulos.api)} in sys.modules`);
       // Com o livro já importado na memória restaurada, a roda (os arquivos dela no site-packages,
       // que a memória não traz, e o registro) é instalada depois do "pronto", quando o leitor para
-      // de mexer: uns 40–80 ms a menos antes dele. Os widgets não precisam dela para responder:
+      // de mexer: 30–110 ms a menos antes dele. Os widgets não precisam dela para responder:
       // importar_todos importa todo o fecho de imports do navegador (tests/test_pacote.py).
       const instalar = () => py.loadPackage(m.roda.pacote, { messageCallback: () => {}, errorCallback: () => {} })
         .then(() => marca("roda"));
