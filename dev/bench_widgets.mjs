@@ -527,7 +527,7 @@ try {
         "no Chromium, o worker compartilhado da carga fria segue vivo; ms do gesto do leitor ao HTML novo): " +
         "a mediana e a pior das rodadas; e, à parte, na própria carga fria (um worker novo, as respostas logo depois do pronto) " +
         `e na carga fria de um leitor que lê ${LEITURA_S} s antes de mexer (outro navegador novo)\n`);
-      console.log("widget        | 1ª resposta mediana / pior | seguintes p95: mediana / pior | seguintes mediana (pior rodada) | seguintes máximo (sem orçamento)    | orçamento (≤ 100 e ≤ 16 na pior) | carga fria: 1ª / seguintes p95 | orçamento na fria | fria, 1,5 s lendo: 1ª / p95 | orçamento");
+      console.log(`widget        | 1ª resposta mediana / pior | seguintes p95: mediana / pior | seguintes mediana (pior rodada) | seguintes máximo (sem orçamento)    | orçamento (≤ 100 e ≤ 16 na pior) | carga fria: 1ª / seguintes p95 | orçamento na fria | fria, ${LEITURA_S} s lendo: 1ª / p95 | orçamento`);
       console.log("--------------|----------------------------|-------------------------------|---------------------------------|-------------------------------------|----------------------------------|--------------------------------|-------------------|-----------------------------|----------");
       let todosDentro = true;
       let friaDentro = true;

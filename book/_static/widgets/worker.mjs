@@ -8,6 +8,8 @@
 // já carregado continua vivo (o Chromium o guarda por alguns minutos sem página nenhuma), então
 // a segunda página só aquece os widgets dela. Sem SharedWorker, é um Worker comum, um por página.
 // Cada página manda "iniciar" com o manifesto que ela leu; o worker responde "pronto" a cada uma.
+// Com o runtime já guardado (o leitor passou por aqui), a carga nem espera o primeiro "iniciar":
+// começa quando o worker nasce, com o manifesto guardado (partirSozinho, no fim).
 // Se a carga falha, o worker avisa quem espera e se fecha: a próxima página começa outro.
 //
 // O que ele busca está no manifesto (_static/pyodide/manifesto.json, escrito por
@@ -27,7 +29,7 @@
 // `makeMemorySnapshot`, API privada da versão fixada): a próxima carga sem um Python vivo (um
 // Worker comum na página seguinte, ou o leitor que volta outro dia) a restaura em vez de iniciar
 // o Python de novo, já com os módulos dos widgets importados. A memória tem uns 21 MB, e metade
-// são páginas só de zeros, que não se guardam: ficam uns 11 MB (guardarFoto); o que
+// são páginas só de zeros, que não se guardam: ficam uns 11 MB (pedacosDaFoto); o que
 // não der certo com ele (cota, versão, bytes estragados) só faz o Python iniciar do jeito normal.
 // O runtime descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão, uns 13 MB) fica ao
 // lado: a carga seguinte não descomprime nada; se o hash dele não confere, recomeça dos pedaços.
@@ -121,7 +123,7 @@ function zerada(p) {
   return true;
 }
 // Os pedaços do arquivo, a cada chamada uns 256 KB (4 páginas com dados), ou null no fim.
-function guardarFoto(foto) {
+function pedacosDaFoto(foto) {
   const paginas = Math.ceil(foto.length / PAGINA);
   let i = -1;
   return () => {
@@ -541,7 +543,7 @@ async function iniciar(m, semCru = false) {
           { headers: { "content-type": "application/json" } }));
       }
       if (foto) {
-        const proximos = guardarFoto(foto);
+        const proximos = pedacosDaFoto(foto);
         const corpo = new Response(new ReadableStream({
           async pull(c) {
             await ocioso();
