@@ -370,6 +370,7 @@ try {
         frio: { pagina: a, pronto: frio.pronto, inicio: frio.inicio, fases: frio.fases, bytecode: frio.bytecode,
           memoriaMs: frio.memoriaGuardada ? frio.memoriaGuardada - frio.pronto : null },
         morno: { pagina: b, pronto: morno.pronto, fases: morno.fases, usouBytecode: morno.usouBytecode,
+          inicio: morno.inicio, criado: morno.criado, nasceu: morno.nasceu, // ms da navegação
           rede: morno.bytes?.rede, reutilizado: morno.reutilizado, memoria: morno.memoria, antecipado: morno.antecipado,
           runtime: morno.runtime },
         razao: morno.pronto / frio.pronto, runtime });
@@ -488,11 +489,14 @@ try {
       const cedo = deste.filter((p) => p.morno.antecipado).length;
       const cru = deste.filter((p) => p.morno.runtime === "descomprimido").length;
       const guardou = deste.map((p) => p.frio.memoriaMs).filter((x) => x !== null && x !== undefined);
+      const criados = deste.map((p) => p.morno.criado).filter(Number.isFinite); // ms da navegação
+      const nascidos = deste.map((p) => p.morno.nasceu).filter(Number.isFinite); // o worker rodando
+      const ms = (v) => (v.length ? Math.round(mediana(v)) : "—");
       console.log(`razão morno/frio, ${compartilhado ? "worker compartilhado (Chromium; o Python da página fria " +
         `reaproveitado em ${reuso} de ${razoes.length})` : "Worker comum (sem SharedWorker; o runtime do Cache API, " +
         `já descomprimido em ${cru} de ${razoes.length}; a memória do Python restaurada em ${memoria} de ${razoes.length}, guardada pela página fria ` +
         `${guardou.length ? s(mediana(guardou)) : "—"} s depois de pronta, mediana; o worker criado antes do manifesto em ` +
-        `${cedo} de ${razoes.length})`}: ` +
+        `${cedo} de ${razoes.length}, a ${ms(criados)} ms da navegação, e rodando a ${ms(nascidos)} ms, medianas)`}: ` +
         `mediana ${mediana(razoes).toFixed(2).replace(".", ",")}, pior ` +
         `${Math.max(...razoes).toFixed(2).replace(".", ",")} (orçamento ≤ ${String(ORC.razao).replace(".", ",")}: ` +
         `${ok(Math.max(...razoes) <= ORC.razao)})`);

@@ -664,11 +664,15 @@ async function segundaPagina(compartilhado) {
       // a primeira página já fechou, e o mesmo Python responde à segunda: nada recarregou
       assert.equal(m.worker, ma.worker, "a segunda página abriu outro worker");
       assert.equal(m.reutilizado, true);
+      assert.ok(m.nasceu < 0, `o worker compartilhado começou a rodar em ${Math.round(m.nasceu)} ms, depois de a página abrir`);
       assert.deepEqual(Object.keys(m.fases), ["aquecido"]);
       assert.match(await b.w.locator(".lw-status").textContent(), /já estava carregado/);
     } else {
       assert.notEqual(m.worker, ma.worker);
       assert.equal(m.reutilizado, false);
+      // o worker desta página começou a rodar depois de criado (1 ms de arredondamento dos relógios)
+      assert.ok(m.nasceu >= m.criado - 1 && m.nasceu < m.pronto,
+        `o worker criado em ${Math.round(m.criado)} ms começou a rodar em ${Math.round(m.nasceu)} ms (pronto em ${Math.round(m.pronto)} ms)`);
       assert.equal(m.bytes.cache, m.bytes.total, "a segunda página não leu o runtime do Cache API");
       assert.ok(m.fases.python > 0, "a segunda página não iniciou o Python dela");
       assert.equal(m.memoria, "usado", "a segunda página não restaurou a memória guardada do Python");

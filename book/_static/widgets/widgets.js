@@ -252,6 +252,8 @@ function adotar(c) {
       medidas.runtime = data.runtime; // pedaços (de gzip) | descomprimido (guardado por uma carga anterior)
       medidas.wasm = data.wasm; // de onde o wasm compilou: pedaços | descomprimido | http (o cache HTTP)
       medidas.sozinho = data.sozinho; // a carga começou quando o worker nasceu, antes do "iniciar" (o manifesto guardado)
+      // quando o worker começou a rodar, em ms da navegação desta página (antes dela, se veio de outra)
+      medidas.nasceu = Number.isFinite(data.nasceu) ? data.nasceu - performance.timeOrigin : null;
       todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
         : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {

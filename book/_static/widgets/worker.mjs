@@ -594,6 +594,7 @@ function pronto(p, reutilizado) {
   const segundos = formato.num((agora - (reutilizado ? p.t : Math.min(p.t, inicioCarga))) / 1000, 1);
   p.postMessage({ tipo: "pronto", segundos, reutilizado, worker: ID, bytecode: true, pacote, memoria, runtime, wasm: wasmDe,
     sozinho, iniciarEm: Math.round(p.t - t0), // o "iniciar" desta página, em ms do worker (testes)
+    nasceu: performance.timeOrigin + t0, // quando este worker começou a rodar, no relógio comum (bench)
     fases: reutilizado ? { aquecido: Math.round(agora - p.t) } : fases,
     bytes: reutilizado ? { rede: 0, cache: 0, total: progresso.total } : { ...progresso } });
   p.postMessage(bytecode);
