@@ -19,8 +19,10 @@
 //    em quantos segundos e quando o worker partiu (a partida no <head>, sem orçamento);
 // 4. por página: bytes antes de interagir, a primeira resposta e as seguintes (gesto →
 //    HTML novo, e até o próximo quadro), em --rodadas cargas da página depois da fria: a
-//    mediana e a pior das rodadas (a pior é a que conta no orçamento); as mesmas medidas na
-//    carga fria, à parte (um worker novo); e "quando carregar" (na tela × no primeiro uso);
+//    mediana e a pior das rodadas (a pior é a que conta no orçamento); se o hospedeiro roubou
+//    mais de 5% da CPU durante as rodadas de uma página (a máquina não estava quieta), elas se
+//    repetem até 3 vezes e conta a série de menor roubo; as mesmas medidas na carga fria, à parte
+//    (um worker novo); e "quando carregar" (na tela × no primeiro uso);
 // 5. o leitor que volta (um perfil em disco, Worker comum, sem orçamento): 4 cargas da mesma
 //    página; a 2ª põe o .wasm no cache HTTP, a 3ª compila dali e é usada (120 respostas) até o
 //    V8 gravar o código otimizado, a 4ª o lê. As respostas logo depois do pronto, na 2ª e na 4ª.
@@ -47,6 +49,8 @@ const RODADAS = Number((args.find((a) => a.startsWith("--rodadas=")) || "--rodad
 const REPETE = 20;
 const LEITURA = 1500; // ms entre o "pronto" e o primeiro uso, na carga fria de quem lê antes de mexer
 const LEITURA_S = (LEITURA / 1000).toFixed(1).replace(".", ","); // "1,5", para o texto
+const ROUBO_MAX = 5; // % de CPU roubada pelo hospedeiro, em média, acima do qual as rodadas se repetem
+const TENTATIVAS = 3; // séries de rodadas de uma página, no máximo
 const ESPERA = 180_000;
 const LENTA = 200 * 1024;
 const ORC = { runtimeGz: 4.6e6, razao: 0.6, primeira: 100, seguintes: 16 };
@@ -419,23 +423,34 @@ try {
       lida = await respostasDaPagina(l.pg, widgets);
       await ctxL.close();
     }
-    const porWidget = new Map();
-    let morno = null;
-    const t0Rodadas = performance.now();
-    for (let rodada = 0; rodada < RODADAS; rodada++) {
-      if (rodada) await pg.close();
-      ({ pg, w } = await carregar(ctx, url));
-      const m = await esperarPronto(pg);
-      morno ??= m;
-      for (const [widget, r] of await respostasDaPagina(pg, widgets)) {
-        if (!porWidget.has(widget)) porWidget.set(widget, []);
-        porWidget.get(widget).push(r);
+    // As rodadas valem numa máquina quieta (a condição da issue 21): se o hospedeiro roubou mais
+    // de ROUBO_MAX% da CPU, em média, durante elas, a série inteira se repete (até TENTATIVAS vezes),
+    // e conta a de menor roubo, escolhida pelo roubo e não pelos tempos; o bench diz quais repetiu.
+    let melhor = null;
+    const tentativas = [];
+    for (let tentativa = 0; tentativa < TENTATIVAS; tentativa++) {
+      const porWidget = new Map();
+      let morno = null;
+      const t0Rodadas = performance.now();
+      for (let rodada = 0; rodada < RODADAS; rodada++) {
+        if (rodada || tentativa) await pg.close();
+        ({ pg, w } = await carregar(ctx, url));
+        const m = await esperarPronto(pg);
+        morno ??= m;
+        for (const [widget, r] of await respostasDaPagina(pg, widgets)) {
+          if (!porWidget.has(widget)) porWidget.set(widget, []);
+          porWidget.get(widget).push(r);
+        }
       }
+      const rouboRodadas = rouboEntre(t0Rodadas, performance.now());
+      tentativas.push(rouboRodadas);
+      if (!melhor || (rouboRodadas?.media ?? 0) < (melhor.roubo?.media ?? 0)) melhor = { porWidget, morno, roubo: rouboRodadas };
+      if (!rouboRodadas || rouboRodadas.media <= ROUBO_MAX) break;
     }
-    const rouboRodadas = rouboEntre(t0Rodadas, performance.now());
+    const { porWidget, morno, roubo: rouboRodadas } = melhor;
     for (const [widget, rodadas] of porWidget) {
       resultados.push({ widget, pagina, bytes, frio, morno, resp: rodadas[0], rodadas, fria: fria.get(widget), lida: lida.get(widget),
-        roubo: rouboRodadas });
+        roubo: rouboRodadas, tentativas });
       if (!JSON_SAIDA) process.stderr.write(`  ${widget}: pronto ${s(frio.pronto)} s frio; ${rodadas.length} rodadas\n`);
     }
     await ctx.close();
@@ -565,6 +580,10 @@ try {
         console.log(`roubo de CPU pelo hospedeiro (/proc/stat, por segundo; sem orçamento): no bench todo, média ` +
           `${pct(geral.roubo.media)} e máximo ${pct(geral.roubo.max)}; nas rodadas, média / máximo: ` +
           [...porPagina].map(([pg, r]) => `${pg.replace(/^book\//, "")} ${pct(r.media)} / ${pct(r.max)}`).join("; "));
+        const repetidas = new Map(resultados.filter((r) => r.tentativas?.length > 1).map((r) => [r.pagina, r.tentativas]));
+        console.log(`rodadas repetidas (roubo médio acima de ${ROUBO_MAX}%; conta a série de menor roubo): ` +
+          (repetidas.size ? [...repetidas].map(([pg, ts]) => `${pg.replace(/^book\//, "")} ` +
+            ts.map((r) => pct(r.media)).join(" → ")).join("; ") : "nenhuma"));
       }
       console.log(`\nQuando carregar (${quando.pagina}, clique 2 s depois de rolar até o widget):`);
       console.log(`  ao aparecer na tela (padrão): ${ms(quando.visivel)} ms do clique à resposta`);
