@@ -583,7 +583,8 @@ try {
         const repetidas = new Map(resultados.filter((r) => r.tentativas?.length > 1).map((r) => [r.pagina, r.tentativas]));
         console.log(`rodadas repetidas (roubo médio acima de ${ROUBO_MAX}%; conta a série de menor roubo): ` +
           (repetidas.size ? [...repetidas].map(([pg, ts]) => `${pg.replace(/^book\//, "")} ` +
-            ts.map((r) => pct(r.media)).join(" → ")).join("; ") : "nenhuma"));
+            ts.map((r) => pct(r.media)).join(" → ") + (ts.every((r) => r.media > ROUBO_MAX) ? " (nenhuma quieta)" : ""))
+            .join("; ") : "nenhuma"));
       }
       console.log(`\nQuando carregar (${quando.pagina}, clique 2 s depois de rolar até o widget):`);
       console.log(`  ao aparecer na tela (padrão): ${ms(quando.visivel)} ms do clique à resposta`);
