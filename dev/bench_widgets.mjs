@@ -374,7 +374,7 @@ try {
         frio: { pagina: a, pronto: frio.pronto, inicio: frio.inicio, fases: frio.fases, bytecode: frio.bytecode,
           memoriaMs: frio.memoriaGuardada ? frio.memoriaGuardada - frio.pronto : null },
         morno: { pagina: b, pronto: morno.pronto, fases: morno.fases, usouBytecode: morno.usouBytecode,
-          inicio: morno.inicio, criado: morno.criado, nasceu: morno.nasceu, // ms da navegação
+          criado: morno.criado, nasceu: morno.nasceu, // ms da navegação
           rede: morno.bytes?.rede, reutilizado: morno.reutilizado, memoria: morno.memoria, antecipado: morno.antecipado,
           runtime: morno.runtime },
         razao: morno.pronto / frio.pronto, runtime });
