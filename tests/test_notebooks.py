@@ -292,3 +292,32 @@ def test_config_inited_troca_o_repositorio(monkeypatch):
     config.html_theme_options["repository_url"] = "https://github.com/a/b"
     livro.no_config(None, config)
     assert config.myst_substitutions["repo_url"] == "https://github.com/a/b"
+
+
+@pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
+def test_figuras_embutidas_no_markdown(caminho):
+    """Cada figura da página vai no Markdown do notebook como PNG em `data:`, com o texto
+    alternativo da página. Anexos da célula (`attachment:`) o Colab não mostra."""
+    import base64
+    import struct
+
+    nb = nbformat.read(caminho, as_version=4)
+    md = [c for c in nb.cells if c.cell_type == "markdown"]
+    assert not any(c.get("attachments") for c in md)
+    texto = "\n".join(c.source for c in md)
+    assert "attachment:" not in texto
+    figuras = re.findall(r"!\[([^\]]*)\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)", texto)
+    fonte = (RAIZ_REPO / caminho.relative_to(PASTA)).with_suffix(".md").read_text(encoding="utf-8")
+    alts = re.findall(r"^```\{glue:figure\}[^\n]*\n:alt: ([^\n]*)", fonte, re.M)
+    assert [a for a, _ in figuras] == [re.sub(r"[\[\]\\]", "", a) for a in alts]
+    # e um leitor de CommonMark (o do Jupyter é outro, mas segue a mesma regra) vê as mesmas imagens
+    from markdown_it import MarkdownIt
+
+    imgs = [t for tok in MarkdownIt("commonmark").parse(texto) for t in (tok.children or []) if t.type == "image"]
+    assert [(t.content, t.attrs["src"]) for t in imgs] == \
+        [(a, f"data:image/png;base64,{b}") for a, b in figuras]
+    for alt, b64 in figuras:
+        png = base64.b64decode(b64, validate=True)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR", alt
+        largura, altura = struct.unpack(">II", png[16:24])
+        assert 100 <= largura <= 400 and altura >= 100, (alt, largura, altura)

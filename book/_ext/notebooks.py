@@ -5,7 +5,8 @@ O `.ipynb` que o sphinx-book-theme oferece guarda os papéis `{glue:...}` crus e
 cada página executada, `_notebooks/<página>.ipynb` no site (ex.: `_notebooks/book/bloco.ipynb`):
 
 - o glue resolvido no texto: valores como texto, matemática como `$…$`/`$$…$$`,
-  figuras como anexos PNG da célula de markdown; nenhum `{glue…}` sobra;
+  figuras como imagens PNG embutidas no Markdown (`data:`, que o Colab mostra; anexos da
+  célula ele não mostra); nenhum `{glue…}` sobra;
 - a sintaxe MyST que o Jupyter não conhece vira Markdown comum (avisos viram citações,
   `dropdown` vira `<details>`, `{math}` vira `$…$`, links entre páginas apontam o site);
 - as substituições do MyST (`{{ ... }}`, os endereços do repositório) resolvidas;
@@ -269,10 +270,8 @@ def montar(executado: Path, pasta_exec: Path, docname: str,
         if "chave-do-cache" in tags:
             continue  # só a chave do cache do build (book/_ext/chave_cache.py)
         if c["cell_type"] == "markdown":
-            col.anexos = {}
             c["source"] = conv.markdown(_fonte(c))
-            if col.anexos:
-                c["attachments"] = col.anexos
+            c.pop("attachments", None)
             if not c["source"].strip():
                 continue
         elif c["cell_type"] == "code":

@@ -1,6 +1,7 @@
 """MyST -> Markdown comum, para os notebooks que o livro publica (ver notebooks.py).
 
-O glue resolvido no texto (valores como texto, matemática como $…$, figuras como anexos),
+O glue resolvido no texto (valores como texto, matemática como $…$, figuras como imagens
+embutidas no próprio Markdown, em `data:`),
 avisos como citações, `dropdown` como <details>, links entre páginas apontando o site.
 Lê a página com o leitor de MyST do livro (`myst.py`).
 """
@@ -74,7 +75,6 @@ class Colados:
         self.pasta = Path(pasta_exec)
         self.doc = docname
         self.cache = {}
-        self.anexos = {}
 
     def _dados(self, doc):
         if doc not in self.cache:
@@ -97,15 +97,18 @@ class Colados:
             raise ErroNotebook(f"glue {chave!r} não existe em {doc}")
         return dados[chave].get("data", {})
 
-    def imagem(self, chave: str, data: dict, alt: str = "") -> str | None:
-        for mime, ext in (("image/png", "png"), ("image/jpeg", "jpg"), ("image/svg+xml", "svg")):
+    def imagem(self, data: dict, alt: str = "") -> str | None:
+        """A figura como imagem `data:` no Markdown. Anexos da célula (`attachment:`) o Colab
+        não mostra; `data:` ele mostra (é como ele mesmo guarda uma imagem colada), e o
+        Jupyter e o VS Code também. O PNG primeiro: o Colab não mostra SVG embutido."""
+        for mime in ("image/png", "image/jpeg", "image/svg+xml"):
             if mime in data:
-                nome = re.sub(r"[^\w.-]", "_", chave) + "." + ext
                 conteudo = _t(data[mime])
                 if mime == "image/svg+xml":
                     conteudo = base64.b64encode(conteudo.encode()).decode()
-                self.anexos[nome] = {mime: conteudo.replace("\n", "")}
-                return f"![{alt}](attachment:{nome})"
+                alt = re.sub(r"[\[\]\\]", "", alt)  # um ] no texto alternativo fecharia o link
+                b64 = re.sub(r"\s", "", conteudo)
+                return f"![{alt}](data:{mime};base64,{b64})"
         return None
 
 
@@ -210,7 +213,7 @@ class Conversor:
         if "text/latex" in data:
             tex = latex_nu(_t(data["text/latex"]))
             return f"${tex}$" if inline else f"$$\n{tex}\n$$"
-        img = self.c.imagem(chave, data)
+        img = self.c.imagem(data)
         if img:
             return img
         if "text/markdown" in data:
@@ -299,7 +302,7 @@ class Conversor:
             if nome == "glue:figure":
                 legenda = " ".join(x.strip() for x in conteudo if x.strip())
                 legenda = self.inline(legenda) if legenda else ""
-                img = self.c.imagem(chave, data, op.get("alt", ""))
+                img = self.c.imagem(data, op.get("alt", ""))
                 if not img:
                     img = self.valor_any(chave, data, inline=False)
                 return ["", img, "", *( [f"*{legenda}*", ""] if legenda else [])]
