@@ -33,9 +33,8 @@ def cola(chave, valor):
 
 
 def _figura_tambem_vetorial():
-    """Uma figura sai em PNG e em SVG: o site mostra o PNG (leve), o PDF o SVG (vetorial, nítido
-    no papel). Quem escolhe é o myst-nb, pelo construtor (nb_mime_priority_overrides no
-    _config.yml)."""
+    """Uma figura sai em SVG e em PNG: o site e o PDF mostram o SVG (vetorial, nítido em
+    qualquer tela e no papel); os notebooks baixados, o PNG (o Colab não mostra SVG)."""
     try:
         import matplotlib
         from matplotlib_inline.backend_inline import set_matplotlib_formats
@@ -49,7 +48,8 @@ CINZA = "#b0b0b0"
 LARANJA = "#ff7f0e"
 
 # As figuras cabem na coluna de um celular (358 px a 390 px de tela) sem encolher: a 100
-# pontos por polegada (o PNG do build), 3,45 polegadas dão uns 350 px já com as margens.
+# px por polegada (o PNG do build, e o SVG do site no mesmo tamanho: book/_ext/figuras.py),
+# 3,45 polegadas dão uns 350 px já com as margens.
 LARGURA_CELULAR = 3.45
 
 

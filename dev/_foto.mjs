@@ -1,0 +1,17 @@
+import { servir } from "../tests/navegador/servidor.mjs";
+import { launch } from "../tests/navegador/chromium.mjs";
+const [site, pagina, saida, largura = "390", dpr = "3", modo = "light", seletor = "figure"] = process.argv.slice(2);
+const srv = await servir(site);
+const nav = await launch();
+const ctx = await nav.newContext({ viewport: { width: +largura, height: 900 }, deviceScaleFactor: +dpr, colorScheme: modo });
+const pg = await ctx.newPage();
+await pg.addInitScript((m) => localStorage.setItem("theme", m), modo);
+await pg.goto(`${srv.url}book/${pagina}.html`, { waitUntil: "load" });
+const figs = await pg.$$(seletor);
+const el = figs[+(process.env.N || 0)];
+await el.scrollIntoViewIfNeeded();
+await pg.waitForTimeout(400);
+const info = await el.evaluate((e) => { const i = e.querySelector("img"); const r = i.getBoundingClientRect(); return { w: r.width, h: r.height, nw: i.naturalWidth, src: i.src.split("/").pop().slice(-8) }; });
+console.log(JSON.stringify(info));
+await el.screenshot({ path: saida });
+await nav.close(); await srv.fechar();

@@ -1,0 +1,63 @@
+"""As figuras do matplotlib no site são SVG, no tamanho em que o PNG aparecia (figuras.py)."""
+import base64
+import json
+import re
+import struct
+
+import pytest
+from livro_ext import figuras
+
+_TAMANHO = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)"\s+height="([\d.]+)(pt|px)"')
+
+
+def test_em_px_so_muda_a_abertura():
+    svg = ('<?xml version="1.0"?>\n<svg xmlns:xlink="http://www.w3.org/1999/xlink" width="241.2pt" '
+           'height="36pt" viewBox="0 0 241.2 36" version="1.1">\n<text width="3pt"/></svg>')
+    novo = figuras.em_px(svg)
+    assert 'width="335.0px" height="50.0px" viewBox="0 0 241.2 36"' in novo
+    assert novo.replace('width="335.0px" height="50.0px"', 'width="241.2pt" height="36pt"') == svg
+    assert figuras.em_px(novo) == novo          # de novo: nada muda
+
+
+def _pngs(build):
+    """(largura, altura) em px do PNG de cada figura que o kernel desenhou."""
+    tamanhos = []
+    for arq in sorted((build / "jupyter_execute").rglob("*.glue.json")):
+        for valor in json.loads(arq.read_text(encoding="utf-8")).values():
+            png = (valor.get("data") or {}).get("image/png")
+            if png:
+                tamanhos.append(struct.unpack(">II", base64.b64decode("".join(png))[16:24]))
+    return sorted(tamanhos)
+
+
+def test_site_mostra_svg_no_tamanho_do_png(build):
+    html = build / "html"
+    fontes = set()
+    for pagina in sorted((html / "book").glob("*.html")):
+        fontes |= set(re.findall(r'<img [^>]*src="\.\./_images/([^"]+)"', pagina.read_text(encoding="utf-8")))
+    assert fontes and all(f.endswith(".svg") for f in fontes), sorted(fontes)
+    tamanhos = []
+    for nome in fontes:
+        texto = (html / "_images" / nome).read_text(encoding="utf-8")
+        assert figuras.do_matplotlib(texto), nome
+        w, uw, h, uh = _TAMANHO.search(texto).groups()
+        assert (uw, uh) == ("px", "px"), nome   # o navegador o mostra com 100 px por polegada
+        tamanhos.append((float(w), float(h)))
+    pngs = _pngs(build)
+    assert len(pngs) == len(tamanhos) == 20
+    # o mesmo espaço na página que o PNG ocupava (o recorte justo do SVG difere em até uns px)
+    # (larguras e alturas comparadas em ordem, cada lista por si)
+    for w, pw in zip(sorted(w for w, _ in tamanhos), sorted(pw for pw, _ in pngs)):
+        assert abs(w - pw) <= 3 and w <= 350, (w, pw)   # e cabe na coluna de um celular sem encolher
+    for h, ph in zip(sorted(h for _, h in tamanhos), sorted(ph for _, ph in pngs)):
+        assert abs(h - ph) <= 0.02 * ph, (h, ph)
+
+
+def test_pdf_usa_o_svg_como_saiu(build):
+    """O singlehtml do PDF não passa pelo figuras.no_fim: o SVG fica em pt."""
+    pasta = build / "singlehtml" / "_images"
+    if not pasta.is_dir():
+        pytest.skip("sem o PDF (o make test o faz antes do pytest)")
+    svgs = [p.read_text(encoding="utf-8") for p in pasta.glob("*.svg")]
+    mpl = [t for t in svgs if figuras.do_matplotlib(t)]
+    assert mpl and all(_TAMANHO.search(t).group(2) == "pt" for t in mpl)
