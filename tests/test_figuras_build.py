@@ -1,10 +1,12 @@
 """Toda figura do site cabe na coluna de um celular sem encolher (issue 21, §2).
 
 Lê o HTML de um `make book` já feito: cada <img> de uma página que aponta para _images/ (as
-figuras que as células de código desenham; o myst-nb as grava em PNG a 100 pontos por
-polegada, bbox justo) tem no máximo 342 px de largura natural. A coluna de texto tem 358 px
-numa tela de 390 px; mais largo que isso, o CSS encolhe a figura e os rótulos ficam miúdos.
+figuras que as células de código desenham; o site mostra o SVG, com largura e altura em px,
+100 por polegada, como o PNG do build: book/_ext/figuras.py) tem no máximo 342 px de largura
+natural. A coluna de texto tem 358 px numa tela de 390 px; mais largo que isso, o CSS encolhe
+a figura e os rótulos ficam miúdos.
 """
+import re
 import struct
 from html.parser import HTMLParser
 from pathlib import Path
@@ -24,11 +26,19 @@ class _Imagens(HTMLParser):
             self.srcs.append(a["src"])
 
 
+# a abertura de um SVG: largura e altura, com a unidade (px, pt ou nenhuma, que vale px)
+_SVG = re.compile(rb'<svg\b[^>]*?\swidth="([\d.]+)(px|pt)?"\s+height="([\d.]+)(px|pt)?"')
+
+
 def _tamanho(caminho):
-    """(largura, altura) em px, do cabeçalho do arquivo (PNG; outro formato, pelo Pillow)."""
+    """(largura, altura) em px, do cabeçalho do arquivo (PNG, SVG; outro formato, pelo Pillow)."""
     dados = caminho.read_bytes()
     if dados[:8] == b"\x89PNG\r\n\x1a\n":
         return struct.unpack(">II", dados[16:24])
+    if caminho.suffix.lower() == ".svg":
+        w, uw, h, uh = _SVG.search(dados[:4000]).groups()
+        px = lambda x, u: round(float(x) * (96 / 72 if u == b"pt" else 1))  # noqa: E731 (o navegador: 96 px por polegada)
+        return px(w, uw), px(h, uh)
     from PIL import Image
 
     with Image.open(caminho) as im:
@@ -45,7 +55,7 @@ def _figuras(html_dir):
         p.feed(pagina.read_text(encoding="utf-8"))
         for src in p.srcs:
             alvo = (pagina.parent / src.split("#")[0].split("?")[0]).resolve()
-            if alvo.parent == (html_dir / "_images").resolve() and alvo.suffix.lower() != ".svg":
+            if alvo.parent == (html_dir / "_images").resolve():
                 achadas.append((pagina.relative_to(html_dir), alvo))
     return achadas
 
