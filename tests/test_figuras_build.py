@@ -6,10 +6,11 @@ figuras que as células de código desenham; o site mostra o SVG, com largura e 
 natural. A coluna de texto tem 358 px numa tela de 390 px; mais largo que isso, o CSS encolhe
 a figura e os rótulos ficam miúdos.
 """
-import re
 import struct
 from html.parser import HTMLParser
 from pathlib import Path
+
+from livro_ext import figuras
 
 COLUNA = 342  # px: a coluna de 358 px menos os 8 px de cada lado que o modo escuro põe em volta da figura
 PULA = {"_static", "_sources", "_notebooks", "_images"}
@@ -26,19 +27,13 @@ class _Imagens(HTMLParser):
             self.srcs.append(a["src"])
 
 
-# a abertura de um SVG: largura e altura, com a unidade (px, pt ou nenhuma, que vale px)
-_SVG = re.compile(rb'<svg\b[^>]*?\swidth="([\d.]+)(px|pt)?"\s+height="([\d.]+)(px|pt)?"')
-
-
 def _tamanho(caminho):
     """(largura, altura) em px, do cabeçalho do arquivo (PNG, SVG; outro formato, pelo Pillow)."""
     dados = caminho.read_bytes()
     if dados[:8] == b"\x89PNG\r\n\x1a\n":
         return struct.unpack(">II", dados[16:24])
     if caminho.suffix.lower() == ".svg":
-        w, uw, h, uh = _SVG.search(dados[:4000]).groups()
-        px = lambda x, u: round(float(x) * (96 / 72 if u == b"pt" else 1))  # noqa: E731 (o navegador: 96 px por polegada)
-        return px(w, uw), px(h, uh)
+        return tuple(round(x) for x in figuras.tamanho_no_navegador(dados[:4000].decode("utf-8", "replace")))
     from PIL import Image
 
     with Image.open(caminho) as im:

@@ -7,8 +7,6 @@ import struct
 import pytest
 from livro_ext import figuras
 
-_TAMANHO = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)(pt|px)"\s+height="([\d.]+)(pt|px)"')
-
 
 def test_em_px_so_muda_a_abertura():
     svg = ('<?xml version="1.0"?>\n<svg xmlns:xlink="http://www.w3.org/1999/xlink" width="241.2pt" '
@@ -40,9 +38,9 @@ def test_site_mostra_svg_no_tamanho_do_png(build):
     for nome in fontes:
         texto = (html / "_images" / nome).read_text(encoding="utf-8")
         assert figuras.do_matplotlib(texto), nome
-        w, uw, h, uh = _TAMANHO.search(texto).groups()
-        assert (uw, uh) == ("px", "px"), nome   # o navegador o mostra com 100 px por polegada
-        tamanhos.append((float(w), float(h)))
+        w, h, unidade = figuras.tamanho(texto)
+        assert unidade == "px", nome   # o navegador o mostra com 100 px por polegada
+        tamanhos.append((w, h))
     pngs = _pngs(build)
     assert len(pngs) == len(tamanhos) == 20
     # o mesmo espaço na página que o PNG ocupava (o recorte justo do SVG difere em até uns px)
@@ -60,4 +58,4 @@ def test_pdf_usa_o_svg_como_saiu(build):
         pytest.skip("sem o PDF (o make test o faz antes do pytest)")
     svgs = [p.read_text(encoding="utf-8") for p in pasta.glob("*.svg")]
     mpl = [t for t in svgs if figuras.do_matplotlib(t)]
-    assert mpl and all(_TAMANHO.search(t).group(2) == "pt" for t in mpl)
+    assert mpl and all(figuras.tamanho(t)[2] == "pt" for t in mpl)

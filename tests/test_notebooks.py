@@ -309,7 +309,9 @@ def test_figuras_embutidas_no_markdown(caminho):
     figuras = re.findall(r"!\[([^\]]*)\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)", texto)
     fonte = (RAIZ_REPO / caminho.relative_to(PASTA)).with_suffix(".md").read_text(encoding="utf-8")
     alts = re.findall(r"^```\{glue:figure\}[^\n]*\n:alt: ([^\n]*)", fonte, re.M)
-    assert [a for a, _ in figuras] == [re.sub(r"[\[\]\\]", "", a) for a in alts]
+    from livro_ext.notebooks_md import texto_alternativo
+
+    assert [a for a, _ in figuras] == [texto_alternativo(a) for a in alts]
     # e um leitor de CommonMark (o do Jupyter é outro, mas segue a mesma regra) vê as mesmas imagens
     from markdown_it import MarkdownIt
 

@@ -17,8 +17,29 @@ import re
 from pathlib import Path
 
 PX_POR_PT = 100 / 72  # o PNG do build: 100 px por polegada; o SVG: 72 pontos por polegada
-# A abertura do <svg> do matplotlib: largura e altura em pt, nessa ordem.
-_TAMANHO = re.compile(r'(<svg\b[^>]*?\swidth=")([\d.]+)pt("\s+height=")([\d.]+)pt(")')
+# A abertura do <svg>: largura e altura, nessa ordem, com a unidade (pt, px ou nenhuma, que é px).
+_TAMANHO = re.compile(r'(<svg\b[^>]*?\swidth=")([\d.]+)(pt|px)?("\s+height=")([\d.]+)(pt|px)?(")')
+
+
+def tamanho(svg: str) -> tuple[float, float, str]:
+    """(largura, altura, unidade) da abertura do SVG, como escrito ("pt" ou "px").
+
+    >>> tamanho('<svg width="72pt" height="36pt">')
+    (72.0, 36.0, 'pt')
+    """
+    m = _TAMANHO.search(svg)
+    return float(m[2]), float(m[5]), m[3] or "px"
+
+
+def tamanho_no_navegador(svg: str) -> tuple[float, float]:
+    """(largura, altura) em px de CSS, como o navegador mostra o SVG num <img> (96 px por polegada).
+
+    >>> tamanho_no_navegador('<svg width="72pt" height="36pt">')
+    (96.0, 48.0)
+    """
+    w, h, unidade = tamanho(svg)
+    k = 96 / 72 if unidade == "pt" else 1
+    return w * k, h * k
 
 
 def em_px(svg: str) -> str:
@@ -29,8 +50,12 @@ def em_px(svg: str) -> str:
     >>> em_px('<svg width="100.0px" height="50.0px">')  # já em px: fica
     '<svg width="100.0px" height="50.0px">'
     """
-    return _TAMANHO.sub(lambda m: f"{m[1]}{float(m[2]) * PX_POR_PT:.1f}px{m[3]}"
-                                  f"{float(m[4]) * PX_POR_PT:.1f}px{m[5]}", svg, count=1)
+    def troca(m):
+        if m[3] != "pt" or m[6] != "pt":
+            return m[0]
+        return f"{m[1]}{float(m[2]) * PX_POR_PT:.1f}px{m[4]}{float(m[5]) * PX_POR_PT:.1f}px{m[7]}"
+
+    return _TAMANHO.sub(troca, svg, count=1)
 
 
 def do_matplotlib(svg: str) -> bool:

@@ -271,7 +271,6 @@ def montar(executado: Path, pasta_exec: Path, docname: str,
             continue  # só a chave do cache do build (book/_ext/chave_cache.py)
         if c["cell_type"] == "markdown":
             c["source"] = conv.markdown(_fonte(c))
-            c.pop("attachments", None)
             if not c["source"].strip():
                 continue
         elif c["cell_type"] == "code":

@@ -68,6 +68,11 @@ def latex_nu(s: str) -> str:
     return s
 
 
+def texto_alternativo(alt: str) -> str:
+    """O texto alternativo de uma imagem no Markdown, sem `[`, `]` e `\\` (fechariam o link)."""
+    return re.sub(r"[\[\]\\]", "", alt)
+
+
 class Colados:
     """Lê os glue.json do build (a página e, sob demanda, as outras)."""
 
@@ -106,9 +111,8 @@ class Colados:
                 conteudo = _t(data[mime])
                 if mime == "image/svg+xml":
                     conteudo = base64.b64encode(conteudo.encode()).decode()
-                alt = re.sub(r"[\[\]\\]", "", alt)  # um ] no texto alternativo fecharia o link
                 b64 = re.sub(r"\s", "", conteudo)
-                return f"![{alt}](data:{mime};base64,{b64})"
+                return f"![{texto_alternativo(alt)}](data:{mime};base64,{b64})"
         return None
 
 
