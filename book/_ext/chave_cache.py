@@ -14,13 +14,13 @@ execução é sempre `force`: o site publicado nunca sai do cache. `LIVRO_EXECUC
 """
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import importlib.machinery
 import os
 from pathlib import Path
 
+from .importacoes import importacoes, relativo
 from .myst import Bloco, opcoes, pedacos
 
 RAIZ = Path(__file__).resolve().parents[2]
@@ -38,24 +38,15 @@ def _importados(codigo: str, pacote: str = "") -> frozenset[str]:
 
 @functools.lru_cache(maxsize=None)
 def _importados_guardado(codigo: str, pacote: str) -> frozenset[str]:
-    linhas = [x for x in codigo.splitlines() if not x.lstrip().startswith(("%", "!"))]
-    try:
-        arvore = ast.parse("\n".join(linhas))
-    except SyntaxError:
-        return frozenset()
     nomes = set()
-    for no in ast.walk(arvore):
-        if isinstance(no, ast.Import):
-            nomes.update(a.name for a in no.names)
-        elif isinstance(no, ast.ImportFrom):
-            base = no.module or ""
-            if no.level:
-                partes = pacote.split(".") if pacote else []
-                partes = partes[:len(partes) - (no.level - 1)] if no.level > 1 else partes
-                base = ".".join(p for p in partes + ([base] if base else []) if p)
+    for imp in importacoes(codigo):
+        if imp.tipo == "import":
+            nomes.add(imp.modulo)
+        elif imp.tipo == "from":
+            base = relativo(imp, pacote)
             if base:
                 nomes.add(base)
-                nomes.update(f"{base}.{a.name}" for a in no.names if a.name != "*")
+                nomes.update(f"{base}.{n}" for n in imp.nomes if n != "*")
     return frozenset(nomes)
 
 

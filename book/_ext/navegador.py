@@ -16,12 +16,13 @@ Os caminhos são relativos à pasta que contém o pacote (lab/), como no site-pa
 """
 from __future__ import annotations
 
-import ast
 import functools
 import sys
 from pathlib import Path
 
 import livro
+
+from .importacoes import importacoes, relativo
 
 PACOTE = Path(livro.__file__).resolve().parent     # lab/livro
 BASE = PACOTE.parent                                # lab/: os caminhos saem relativos a ela
@@ -54,15 +55,6 @@ def nome_do_arquivo(arquivo: Path) -> str:
     return ".".join(partes)
 
 
-def _arvore(codigo: str):
-    """O código como árvore; as linhas de mágica do IPython (%, !) viram comentário."""
-    linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
-    try:
-        return ast.parse("\n".join(linhas))
-    except SyntaxError:
-        return None
-
-
 def imports(codigo: str, modulo: str | None = None) -> set[str]:
     """Os módulos que um código importa, com o nome completo.
 
@@ -75,28 +67,21 @@ def imports(codigo: str, modulo: str | None = None) -> set[str]:
 
 @functools.lru_cache(maxsize=None)
 def _imports(codigo: str, modulo: str | None, _base: Path) -> frozenset[str]:
-    arvore = _arvore(codigo)
-    if arvore is None:
-        return frozenset()
     nomes = set()
     pacote = None
     if modulo:
         e_pacote = (arquivo_do_modulo(modulo) or Path()).name == "__init__.py"
         pacote = modulo if e_pacote else modulo.rpartition(".")[0]
-    for no in ast.walk(arvore):
-        if isinstance(no, ast.Import):
-            nomes |= {a.name for a in no.names}
-        elif isinstance(no, ast.ImportFrom):
-            base = no.module or ""
-            if no.level:
-                if not pacote:
-                    continue
-                raiz = pacote.split(".")
-                raiz = raiz[:len(raiz) - (no.level - 1)]
-                base = ".".join(raiz + ([no.module] if no.module else []))
+    for imp in importacoes(codigo):
+        if imp.tipo == "import":
+            nomes.add(imp.modulo)
+        elif imp.tipo == "from":
+            base = relativo(imp, pacote)
+            if base is None:
+                continue
             nomes.add(base)
-            for a in no.names:
-                sub = f"{base}.{a.name}"
+            for nome in imp.nomes:
+                sub = f"{base}.{nome}"
                 if arquivo_do_modulo(sub):
                     nomes.add(sub)
     return frozenset(n for n in nomes if n)

@@ -29,7 +29,6 @@ notebook de duas horas (`lab/laboratorio_gpt2.ipynb`), que o build também publi
 """
 from __future__ import annotations
 
-import ast
 import copy
 import functools
 import html
@@ -38,6 +37,7 @@ import re
 from pathlib import Path
 
 from . import navegador
+from .importacoes import importacoes
 from .notebooks_md import Colados, Conversor, ErroNotebook
 
 PASTA = "_notebooks"
@@ -102,22 +102,6 @@ importlib.invalidate_caches()
 # ---------------------------------------------------------------------------
 # Pacotes que o Colab não tem
 # ---------------------------------------------------------------------------
-def _sob_try_importerror(arvore) -> set:
-    """Os nós de import que estão dentro de um `try` que trata ImportError."""
-    dentro = set()
-    for no in ast.walk(arvore):
-        if isinstance(no, ast.Try):
-            nomes = set()
-            for h in no.handlers:
-                for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]):
-                    if isinstance(t, ast.Name):
-                        nomes.add(t.id)
-            if nomes & {"ImportError", "ModuleNotFoundError", "Exception"}:
-                for corpo in no.body:
-                    dentro |= {id(n) for n in ast.walk(corpo)}
-    return dentro
-
-
 def modulos_externos(codigos: list[str]) -> set:
     """Os módulos de fora da biblioteca padrão e do pacote livro que os códigos importam.
 
@@ -134,28 +118,10 @@ def modulos_externos(codigos: list[str]) -> set:
             and n not in OPCIONAIS and n != "__future__"}
 
 
-@functools.lru_cache(maxsize=None)
-def _importa(codigo: str) -> frozenset:
-    """Os módulos de cima que um código importa (guardado: os módulos de lab/ se repetem
-    em toda página)."""
-    nomes = set()
-    linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
-    try:
-        arvore = ast.parse("\n".join(linhas))
-    except SyntaxError:
-        return frozenset()
-    opcionais = _sob_try_importerror(arvore)
-    for no in ast.walk(arvore):
-        if id(no) in opcionais:
-            continue
-        if isinstance(no, ast.Import):
-            nomes |= {a.name.split(".")[0] for a in no.names}
-        elif isinstance(no, ast.ImportFrom) and no.module and not no.level:
-            nomes.add(no.module.split(".")[0])
-        elif (isinstance(no, ast.Call) and getattr(no.func, "attr", "") == "find_spec"
-              and no.args and isinstance(no.args[0], ast.Constant) and isinstance(no.args[0].value, str)):
-            nomes.add(no.args[0].value.split(".")[0])
-    return frozenset(nomes)
+def _importa(codigo: str) -> set:
+    """Os módulos de cima que um código importa, sem os opcionais."""
+    return {i.modulo.split(".")[0] for i in importacoes(codigo)
+            if not i.opcional and i.modulo and not i.nivel}
 
 
 def _norma(nome: str) -> str:
