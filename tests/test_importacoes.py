@@ -1,13 +1,17 @@
-"""O leitor de imports do build (book/_ext/importacoes.py).
+"""O leitor de imports do build (book/_ext/importacoes.py) e os resultados guardados pelo hash.
 
 Três peças perguntam o que um código importa (a chave do cache de execução, o que vai para
 o navegador e para os notebooks, o que o Colab instala): todas leem do mesmo leitor, e cada
-uma vê o seu recorte.
+uma vê o seu recorte. E dois passos do build que sempre dão a mesma saída para a mesma
+entrada (a varredura das páginas para a página de números, o subconjunto dos ícones) ficam
+guardados (guardado.py): o guardado tem de dar exatamente o que a conta dá.
 """
 import doctest
 from pathlib import Path
 
-from livro_ext import chave_cache, importacoes, navegador, notebooks
+import pytest
+
+from livro_ext import chave_cache, guardado, icones, importacoes, navegador, notebooks, razao_pagina
 from livro_ext.importacoes import Importacao
 
 RAIZ = Path(__file__).resolve().parents[1]
@@ -78,3 +82,33 @@ def test_cada_peca_ve_o_seu_recorte():
     # a chave do cache de execução: os módulos de lab/ importados, direta ou indiretamente
     arquivos = chave_cache.modulos_do_lab(["from livro import paginas"])
     assert RAIZ / "lab" / "livro" / "formato.py" in arquivos   # paginas.py importa o formatador
+
+
+def test_varredura_das_paginas_guardada_e_igual_a_conta(tmp_path, monkeypatch):
+    pagina = RAIZ / "book" / "mascaras.md"
+    monkeypatch.setenv("LIVRO_SEM_GUARDADO", "1")
+    conta = razao_pagina.codigo_das_chaves(pagina)
+    monkeypatch.delenv("LIVRO_SEM_GUARDADO")
+    monkeypatch.setattr(guardado, "PASTA", tmp_path)
+    assert razao_pagina.codigo_das_chaves(pagina) == conta          # conta e guarda
+    assert len(list((tmp_path / "livro-razao").iterdir())) == 1
+    assert razao_pagina.codigo_das_chaves(pagina) == conta          # lê do guardado
+    assert any(k.startswith("celula:") for k in conta) and conta["__glue__"]
+
+
+@pytest.mark.parametrize("nome", icones.FONTES)
+def test_subconjunto_dos_icones_guardado_tem_os_mesmos_bytes(nome, tmp_path, monkeypatch):
+    import pydata_sphinx_theme
+
+    ttf = (Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+           / "vendor" / "fontawesome" / "webfonts" / f"{nome}.ttf")
+    codigos = {0xF015, 0xF002, 0xF09B, 0xF065, 0xF019}     # casa, lupa, github, expandir, baixar
+    monkeypatch.setenv("LIVRO_SEM_GUARDADO", "1")
+    n = icones.subconjunto(ttf, tmp_path / "conta.woff", codigos)
+    monkeypatch.delenv("LIVRO_SEM_GUARDADO")
+    monkeypatch.setattr(guardado, "PASTA", tmp_path / "cache")
+    assert icones.subconjunto(ttf, tmp_path / "1.woff", codigos) == n
+    assert icones.subconjunto(ttf, tmp_path / "2.woff", codigos) == n     # do guardado
+    conta = (tmp_path / "conta.woff").read_bytes()
+    assert (tmp_path / "1.woff").read_bytes() == conta == (tmp_path / "2.woff").read_bytes()
+    assert len(list((tmp_path / "cache" / "livro-icones").iterdir())) == 1

@@ -1,8 +1,9 @@
 """Resultados do build guardados pelo hash de tudo o que entra neles.
 
-Três passos do fim do build dão sempre a mesma saída para a mesma entrada e custam segundos
-de CPU: o gzip -9 do runtime do Pyodide, o pyodide-build (a roda, o lock e a biblioteca
-padrão compilados) e o MathJax no Node (as fórmulas de cada página). Cada um guarda a saída
+Alguns passos do build dão sempre a mesma saída para a mesma entrada e custam CPU: o gzip -9
+do runtime do Pyodide, o pyodide-build (a roda, o lock e a biblioteca padrão compilados), o
+MathJax no Node (as fórmulas de cada página), a varredura das páginas para a página de
+números (razao_pagina.py) e o subconjunto das fontes de ícones (icones.py). Cada um guarda a saída
 em `node_modules/.cache/livro-<tipo>/`, com o nome do sha256 da entrada: o mesmo código,
 os mesmos bytes de saída (build reprodutível), então um resultado guardado nunca é velho.
 A chave inclui o código que produz a saída (este arquivo e o do passo): mudou o código,

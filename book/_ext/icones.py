@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from . import guardado
+
 _SCRIPT_FA = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
 _ICONE = re.compile(r'<(i|span) (class="[^"]*\bfa[a-z]?\b[^"]*"|class="[^"]*\bfa-(?:solid|regular|brands)\b[^"]*")([^>]*)>')
 _CLASSE_FA = re.compile(r"\bfa-([a-z0-9-]+)")
@@ -71,7 +73,25 @@ def sem_regras_sobrando(css: str, usados: set[str]) -> str:
 
 
 def subconjunto(origem: Path, destino: Path, codigos: set[int]) -> int:
-    """Escreve em `destino` (.woff) a fonte `origem` só com `codigos`; devolve quantos havia nela."""
+    """Escreve em `destino` (.woff) a fonte `origem` só com `codigos`; devolve quantos havia nela.
+
+    A mesma fonte e os mesmos códigos dão os mesmos bytes: o resultado fica guardado
+    (guardado.py) pelo hash da fonte, dos códigos, da versão do fontTools e deste código."""
+    import fontTools
+
+    k = guardado.chave("ícones", Path(origem).read_bytes(), sorted(codigos), fontTools.version,
+                       Path(__file__).read_bytes(), Path(guardado.__file__).read_bytes())
+    feito = guardado.ler("icones", k)
+    if feito is not None:
+        n, _, woff = feito.partition(b"\n")
+        Path(destino).write_bytes(woff)
+        return int(n)
+    n = _subconjunto(origem, destino, codigos)
+    guardado.guardar("icones", k, f"{n}\n".encode() + Path(destino).read_bytes())
+    return n
+
+
+def _subconjunto(origem: Path, destino: Path, codigos: set[int]) -> int:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 

@@ -5,6 +5,7 @@ import html as html_mod
 import re
 from pathlib import Path
 
+from . import guardado
 from .razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock
 from .razao_codigo import Varredor, especificidade, widgets_no_fonte
 from .razao_texto import FIGURA, chave_do_widget
@@ -31,9 +32,43 @@ def _funcao_do_widget(nome: str) -> str:
 def codigo_das_chaves(md: Path) -> dict:
     """Lê o fonte de uma página MyST -> {chave: (linha no .md, código)} para células e widgets,
     e em "__glue__" a lista [(padrão da chave, linha no .md, código)] de cada cola/glue."""
+    texto = md.read_text(encoding="utf-8")
+    linhas_md = texto.splitlines()
+    res, padroes = _celulas_e_colas(texto)
+    res = dict(res)
+    res["__glue__"] = padroes
+    for i, nome, vez, cerca in widgets_no_fonte(texto):
+        onde = _funcao_do_widget(nome)
+        res[chave_do_widget(nome, vez)] = (i + 1, f"{linhas_md[i].strip()}\n{cerca}"
+                                           + (f"\n# calculado por {onde}" if onde else ""))
+    return res
+
+
+def _celulas_e_colas(texto: str) -> tuple[dict, list]:
+    """As células e as colas de uma página: ({celula:NN: (linha, código)}, [(padrão, linha, trecho)]).
+
+    Ler a página como notebook e varrer cada célula custa uns 0,4 s de CPU nas 15 páginas, e
+    a mesma página dá sempre o mesmo resultado: ele fica guardado (guardado.py) pelo hash do
+    texto, do código que o calcula e da versão do myst-nb."""
+    import json
+
+    import myst_nb
+
+    aqui = Path(__file__).parent
+    k = guardado.chave("razão", texto, myst_nb.__version__,
+                       *((aqui / n).read_bytes() for n in ("razao_pagina.py", "razao_codigo.py", "guardado.py")))
+    feito = guardado.ler("razao", k)
+    if feito is not None:
+        res, padroes = json.loads(feito)
+        return {c: tuple(v) for c, v in res.items()}, [tuple(p) for p in padroes]
+    res, padroes = _varre(texto)
+    guardado.guardar("razao", k, json.dumps([res, padroes], ensure_ascii=False).encode("utf-8"))
+    return res, padroes
+
+
+def _varre(texto: str) -> tuple[dict, list]:
     from myst_nb.core.read import read_myst_markdown_notebook
 
-    texto = md.read_text(encoding="utf-8")
     nb = read_myst_markdown_notebook(texto, add_source_map=True)
     linhas_md = texto.splitlines()
     mapa = nb.metadata.get("source_map", [])
@@ -60,12 +95,7 @@ def codigo_das_chaves(md: Path) -> dict:
             else:
                 trecho = corpo[lin - 1] if 0 < lin <= len(corpo) else ""
             padroes.append((padrao, ini + lin, trecho))
-    res["__glue__"] = padroes
-    for i, nome, vez, cerca in widgets_no_fonte(texto):
-        onde = _funcao_do_widget(nome)
-        res[chave_do_widget(nome, vez)] = (i + 1, f"{linhas_md[i].strip()}\n{cerca}"
-                                           + (f"\n# calculado por {onde}" if onde else ""))
-    return res
+    return res, padroes
 
 
 def onde_calcula(fontes: dict, chave: str):
