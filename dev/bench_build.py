@@ -9,7 +9,8 @@ kernel, então o tempo deles entra nos filhos) e o tempo de relógio, em dois ca
 
 Orçamentos (issue 21): build limpo forçado <= 30 s de CPU; rebuild depois de um texto <= 15 s.
 O tempo de CPU é mais firme que o de relógio numa máquina dividida, mas também sobe com a
-carga: compare rodadas feitas na mesma hora.
+carga: compare rodadas feitas na mesma hora. Cada build diz o roubo de CPU (steal, de
+/proc/stat) enquanto rodou: um roubo alto é a máquina, não o livro.
 Uso: make bench   (ou .venv/bin/python dev/bench_build.py [repetições])
 """
 import json
@@ -31,6 +32,23 @@ ORCAMENTO_TEXTO = 15.0
 PAGINA_TEXTO = RAIZ / "book" / "bloco.md"  # a página cujo texto o benchmark muda (e desfaz)
 
 
+def _stat():
+    """A 1ª linha de /proc/stat (os tiques de CPU da máquina, por tipo), ou None fora do Linux."""
+    try:
+        return [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def _roubo(antes, depois):
+    """O roubo (steal: o tempo em que o hospedeiro da máquina virtual deu a CPU a outro), em % do
+    tempo de CPU da máquina entre duas leituras de /proc/stat; None sem elas."""
+    if not antes or not depois or len(antes) < 8:
+        return None
+    d = [b - a for a, b in zip(antes, depois)]
+    return 100 * d[7] / sum(d) if sum(d) else None
+
+
 def _cpu_filhos():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -47,9 +65,9 @@ def um_build(modo, limpo):
         # o zigoto (book/_ext/zigoto.py) escreve o CPU de cada kernel, na ordem em que nasceram
         registro = Path(tmp) / "cpu.jsonl"
         amb["LIVRO_ZIGOTO_CPU"] = str(registro)
-        c0, t0 = _cpu_filhos(), time.perf_counter()
+        c0, t0, s0 = _cpu_filhos(), time.perf_counter(), _stat()
         p = subprocess.run(["make", "book"], cwd=RAIZ, capture_output=True, text=True, env=amb)
-        relogio, cpu = time.perf_counter() - t0, _cpu_filhos() - c0
+        relogio, cpu, roubo = time.perf_counter() - t0, _cpu_filhos() - c0, _roubo(s0, _stat())
         linhas = [json.loads(ln) for ln in registro.read_text().splitlines()] if registro.exists() else []
     if p.returncode != 0:
         sys.exit("O build falhou:\n" + p.stdout[-3000:] + p.stderr[-3000:])
@@ -60,7 +78,7 @@ def um_build(modo, limpo):
     zigoto = next((d["zigoto"] for d in linhas if "zigoto" in d), None)
     casam = sorted(kernels) == list(range(1, len(executadas) + 1))
     por_pagina = {nome: [t, kernels[i] if casam else None] for i, (nome, t) in enumerate(executadas, 1)}
-    return cpu, relogio, por_pagina, zigoto
+    return cpu, relogio, por_pagina, zigoto, roubo
 
 
 def rebuild_texto():
@@ -83,9 +101,9 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("benchmark interrompido"))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1
     forcados = [um_build("force", limpo=True) for _ in range(n)]
-    todas = ", ".join(f"{r[0]:.1f}" for r in forcados)
+    todas = ", ".join(f"{r[0]:.1f}" + ("" if r[4] is None else f" (roubo {r[4]:.0f}%)") for r in forcados)
     forcados.sort(key=lambda r: r[0])
-    cpu, relogio, por_pagina, zigoto = forcados[len(forcados) // 2]
+    cpu, relogio, por_pagina, zigoto, _ = forcados[len(forcados) // 2]
     paginas = len(list((RAIZ / "_build" / "html" / "book").glob("*.html")))
     print(f"build limpo forçado: {cpu:.1f} s de CPU (orçamento {ORCAMENTO_FORCADO:.0f} s: "
           f"{_veredito(cpu, ORCAMENTO_FORCADO)}), {relogio:.1f} s de relógio, {paginas} páginas "
@@ -96,10 +114,11 @@ def main():
     if zigoto is not None and len(cpus) == len(por_pagina):
         print(f"  onde foi o CPU: kernels {sum(cpus):.1f} s, zigoto (o que ele importa uma vez) {zigoto:.1f} s, "
               f"o resto (Sphinx, fórmulas, runtime dos widgets) {cpu - sum(cpus) - zigoto:.1f} s")
-    cpu_t, relogio_t, execs, _ = rebuild_texto()
+    cpu_t, relogio_t, execs, _, roubo_t = rebuild_texto()
     print(f"rebuild depois de mudar o texto de {PAGINA_TEXTO.name}: {cpu_t:.1f} s de CPU (orçamento "
           f"{ORCAMENTO_TEXTO:.0f} s: {_veredito(cpu_t, ORCAMENTO_TEXTO)}), {relogio_t:.1f} s de relógio, "
-          f"{len(execs)} página(s) executada(s) de novo, {cpu_t / cpu:.2f} do forçado")
+          f"{len(execs)} página(s) executada(s) de novo, {cpu_t / cpu:.2f} do forçado"
+          + ("" if roubo_t is None else f", roubo {roubo_t:.0f}%"))
 
 
 if __name__ == "__main__":
