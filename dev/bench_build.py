@@ -10,7 +10,9 @@ kernel, então o tempo deles entra nos filhos) e o tempo de relógio, em dois ca
 Orçamentos (issue 21): build limpo forçado <= 30 s de CPU; rebuild depois de um texto <= 15 s.
 O tempo de CPU é mais firme que o de relógio numa máquina dividida, mas também sobe com a
 carga: compare rodadas feitas na mesma hora. Cada build diz o roubo de CPU (steal, de
-/proc/stat) enquanto rodou: um roubo alto é a máquina, não o livro.
+/proc/stat) enquanto rodou: um roubo alto é a máquina, não o livro. Um build forçado com
+mais de 5% de roubo se repete (até 3 vezes) e conta o de menor roubo, como as rodadas de
+`make bench-widgets`.
 Uso: make bench   (ou .venv/bin/python dev/bench_build.py [repetições])
 """
 import json
@@ -29,6 +31,8 @@ RAIZ = Path(__file__).resolve().parents[1]
 JB = RAIZ / ".venv" / "bin" / "jupyter-book"
 ORCAMENTO_FORCADO = 30.0
 ORCAMENTO_TEXTO = 15.0
+ROUBO_MAX = 5.0      # % de roubo de CPU acima do qual um build forçado se repete
+TENTATIVAS = 3
 PAGINA_TEXTO = RAIZ / "book" / "bloco.md"  # a página cujo texto o benchmark muda (e desfaz)
 
 
@@ -100,7 +104,18 @@ def main():
     # interrompido (Ctrl-C ou kill), o texto da página volta do mesmo jeito (o finally roda)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("benchmark interrompido"))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    forcados = [um_build("force", limpo=True) for _ in range(n)]
+    forcados, repetidos = [], []
+    for _ in range(n):
+        # O orçamento vale numa máquina quieta (issue 21), como as rodadas dos widgets: se o
+        # hospedeiro roubou mais de ROUBO_MAX da CPU durante o build, ele se repete (até
+        # TENTATIVAS vezes) e conta o de menor roubo, escolhido pelo roubo e nunca pelo CPU.
+        tentativas = [um_build("force", limpo=True)]
+        while (len(tentativas) < TENTATIVAS and tentativas[-1][4] is not None
+               and tentativas[-1][4] > ROUBO_MAX):
+            tentativas.append(um_build("force", limpo=True))
+        forcados.append(min(tentativas, key=lambda r: r[4] if r[4] is not None else 0))
+        if len(tentativas) > 1:
+            repetidos.append(" → ".join(f"{r[0]:.1f} s com {r[4]:.0f}%" for r in tentativas))
     todas = ", ".join(f"{r[0]:.1f}" + ("" if r[4] is None else f" (roubo {r[4]:.0f}%)") for r in forcados)
     forcados.sort(key=lambda r: r[0])
     cpu, relogio, por_pagina, zigoto, _ = forcados[len(forcados) // 2]
@@ -108,6 +123,10 @@ def main():
     print(f"build limpo forçado: {cpu:.1f} s de CPU (orçamento {ORCAMENTO_FORCADO:.0f} s: "
           f"{_veredito(cpu, ORCAMENTO_FORCADO)}), {relogio:.1f} s de relógio, {paginas} páginas "
           f"(mediana de {n}: {todas} s)")
+    if repetidos:
+        quietos = all(r[4] is None or r[4] <= ROUBO_MAX for r in forcados)
+        print(f"  repetidos com roubo acima de {ROUBO_MAX:.0f}%: " + "; ".join(repetidos)
+              + ("" if quietos else " (nem todos ficaram quietos)"))
     for nome, (t, c) in sorted(por_pagina.items(), key=lambda kv: -kv[1][0]):
         print(f"  {nome:<16} execução {t:5.2f} s de relógio" + ("" if c is None else f", kernel {c:5.2f} s de CPU"))
     cpus = [c for _, c in por_pagina.values() if c is not None]
