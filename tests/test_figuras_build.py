@@ -6,7 +6,6 @@ figuras que as células de código desenham; o site mostra o SVG, com largura e 
 natural. A coluna de texto tem 358 px numa tela de 390 px; mais largo que isso, o CSS encolhe
 a figura e os rótulos ficam miúdos.
 """
-import struct
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -31,7 +30,7 @@ def _tamanho(caminho):
     """(largura, altura) em px, do cabeçalho do arquivo (PNG, SVG; outro formato, pelo Pillow)."""
     dados = caminho.read_bytes()
     if dados[:8] == b"\x89PNG\r\n\x1a\n":
-        return struct.unpack(">II", dados[16:24])
+        return figuras.tamanho_png(dados)
     if caminho.suffix.lower() == ".svg":
         return tuple(round(x) for x in figuras.tamanho_no_navegador(dados[:4000].decode("utf-8", "replace")))
     from PIL import Image

@@ -2,9 +2,9 @@
 encolher: o PNG do build (100 pontos por polegada, bbox justo) tem no máximo 350 px de largura,
 mesmo com título longo, rótulos longos ou um tamanho pedido maior."""
 import io
-import struct
 
 import pytest
+from livro_ext import figuras
 
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -18,7 +18,7 @@ COLUNA = 350  # px: a coluna de 358 px, com folga
 def _largura(fig):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")  # como o PNG do build
-    return struct.unpack(">II", buf.getvalue()[16:24])
+    return figuras.tamanho_png(buf.getvalue())
 
 
 TOKENS = ["␣telhado", "␣muro", "␣sofá", "␣chão", "␣gato", "␣e", "o", "<|endoftext|>", "␣no", "␣sub", "iu", "."]

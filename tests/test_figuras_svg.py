@@ -2,7 +2,6 @@
 import base64
 import json
 import re
-import struct
 
 import pytest
 from livro_ext import figuras
@@ -24,7 +23,7 @@ def _pngs(build):
         for valor in json.loads(arq.read_text(encoding="utf-8")).values():
             png = (valor.get("data") or {}).get("image/png")
             if png:
-                tamanhos.append(struct.unpack(">II", base64.b64decode("".join(png))[16:24]))
+                tamanhos.append(figuras.tamanho_png(base64.b64decode("".join(png))))
     return sorted(tamanhos)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from livro_ext import chave_cache, guardado, icones, importacoes, navegador, notebooks, razao_pagina
+from livro_ext import chave_cache, figuras, guardado, icones, importacoes, navegador, notebooks, razao_pagina
 from livro_ext.importacoes import Importacao
 
 RAIZ = Path(__file__).resolve().parents[1]
@@ -44,8 +44,9 @@ match 1:
 """
 
 
-def test_doctests_do_leitor():
-    r = doctest.testmod(importacoes)
+@pytest.mark.parametrize("modulo", [importacoes, figuras], ids=lambda m: m.__name__)
+def test_doctests_das_extensoes(modulo):
+    r = doctest.testmod(modulo)
     assert r.attempted > 0 and r.failed == 0
 
 

@@ -14,6 +14,7 @@ página o mesmo espaço que o PNG ocupava, com o texto no mesmo tamanho. O `view
 from __future__ import annotations
 
 import re
+import struct
 from pathlib import Path
 
 PX_POR_PT = 100 / 72  # o PNG do build: 100 px por polegada; o SVG: 72 pontos por polegada
@@ -29,6 +30,17 @@ def tamanho(svg: str) -> tuple[float, float, str]:
     """
     m = _TAMANHO.search(svg)
     return float(m[2]), float(m[5]), m[3] or "px"
+
+
+def tamanho_png(dados: bytes) -> tuple[int, int]:
+    """(largura, altura) em px de um PNG, lidas do cabeçalho (o bloco IHDR).
+
+    >>> tamanho_png(b"\\x89PNG\\r\\n\\x1a\\n" + bytes(4) + b"IHDR" + (335).to_bytes(4, "big") + (290).to_bytes(4, "big"))
+    (335, 290)
+    """
+    if dados[:8] != b"\x89PNG\r\n\x1a\n" or dados[12:16] != b"IHDR":
+        raise ValueError("não é um PNG")
+    return struct.unpack(">II", dados[16:24])
 
 
 def tamanho_no_navegador(svg: str) -> tuple[float, float]:

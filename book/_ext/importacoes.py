@@ -30,7 +30,7 @@ class Importacao(NamedTuple):
     opcional: bool              # dentro de um `try` que trata ImportError
 
 
-def arvore(codigo: str):
+def _arvore(codigo: str):
     """O código como árvore (ou None, se não é Python); as linhas de mágica do IPython (%, !)
     viram comentário."""
     linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
@@ -70,7 +70,7 @@ def _comandos(corpo, opcional, saida):
 @functools.lru_cache(maxsize=None)
 def importacoes(codigo: str) -> tuple[Importacao, ...]:
     """Os imports de `codigo`, na ordem do texto (guardado pelo texto: o mesmo código, a mesma resposta)."""
-    raiz = arvore(codigo)
+    raiz = _arvore(codigo)
     if raiz is None:
         return ()
     comandos = []

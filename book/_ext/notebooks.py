@@ -113,15 +113,10 @@ def modulos_externos(codigos: list[str]) -> set:
 
     nomes = set()
     for codigo in codigos:
-        nomes |= _importa(codigo)
+        nomes |= {i.modulo.split(".")[0] for i in importacoes(codigo)
+                  if not i.opcional and i.modulo and not i.nivel}
     return {n for n in nomes if n not in sys.stdlib_module_names and n != navegador.NOME
             and n not in OPCIONAIS and n != "__future__"}
-
-
-def _importa(codigo: str) -> set:
-    """Os módulos de cima que um código importa, sem os opcionais."""
-    return {i.modulo.split(".")[0] for i in importacoes(codigo)
-            if not i.opcional and i.modulo and not i.nivel}
 
 
 def _norma(nome: str) -> str:
