@@ -13,6 +13,11 @@ carga: compare rodadas feitas na mesma hora. Cada build diz o roubo de CPU (stea
 /proc/stat) enquanto rodou: um roubo alto é a máquina, não o livro. Um build forçado com
 mais de 5% de roubo se repete (até 3 vezes) e conta o de menor roubo, como as rodadas de
 `make bench-widgets`.
+A régua: o mesmo CPU não quer dizer a mesma coisa em duas máquinas do mesmo tipo (em 4/12/2026
+uma deu 23–29 s para o build; em 5/12, outra deu 38–44 s para o mesmo código, sem roubo). Por
+isso o bench mede antes um trabalho fixo, que não depende do livro (`REGUA`: iniciar o Python,
+importar o matplotlib, desenhar um mapa de calor em PNG e SVG, um laço de Python puro), e imprime
+o build também em réguas. Duas medidas de máquinas diferentes se comparam pelas réguas.
 Uso: make bench   (ou .venv/bin/python dev/bench_build.py [repetições])
 """
 import json
@@ -51,6 +56,38 @@ def _roubo(antes, depois):
         return None
     d = [b - a for a, b in zip(antes, depois)]
     return 100 * d[7] / sum(d) if sum(d) else None
+
+
+# Um trabalho fixo, parecido com o de um kernel do livro, mas sem nada do livro: só o que está
+# fixado no requirements.txt (Python, matplotlib). Muda com a máquina, não com o código do livro.
+REGUA = """
+import io
+import matplotlib
+matplotlib.use("agg")
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots(figsize=(3.45, 3))
+ax.imshow([[4 * i + j for j in range(4)] for i in range(5)])
+for i in range(5):
+    for j in range(4):
+        ax.text(j, i, f"{4 * i + j},25", ha="center", va="center", fontsize=8)
+ax.set_title("régua")
+fig.tight_layout()
+for formato in ("png", "svg"):
+    fig.savefig(io.BytesIO(), format=formato, bbox_inches="tight")
+s = 0
+for i in range(2_000_000):
+    s += i * i
+"""
+
+
+def regua(vezes=3):
+    """O CPU (s) do trabalho fixo REGUA num processo novo: o menor de `vezes` (o menos perturbado)."""
+    medidas = []
+    for _ in range(vezes):
+        c0 = _cpu_filhos()
+        subprocess.run([str(RAIZ / ".venv" / "bin" / "python"), "-I", "-c", REGUA], check=True)
+        medidas.append(_cpu_filhos() - c0)
+    return min(medidas)
 
 
 def _cpu_filhos():
@@ -104,6 +141,8 @@ def main():
     # interrompido (Ctrl-C ou kill), o texto da página volta do mesmo jeito (o finally roda)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("benchmark interrompido"))
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    r0 = regua()
+    print(f"régua da máquina: {r0:.2f} s de CPU (o menor de 3; um trabalho fixo, sem o livro)", flush=True)
     forcados, repetidos = [], []
     for _ in range(n):
         # O orçamento vale numa máquina quieta (issue 21), como as rodadas dos widgets: se o
@@ -122,7 +161,7 @@ def main():
     paginas = len(list((RAIZ / "_build" / "html" / "book").glob("*.html")))
     print(f"build limpo forçado: {cpu:.1f} s de CPU (orçamento {ORCAMENTO_FORCADO:.0f} s: "
           f"{_veredito(cpu, ORCAMENTO_FORCADO)}), {relogio:.1f} s de relógio, {paginas} páginas "
-          f"(mediana de {n}: {todas} s)")
+          f"(mediana de {n}: {todas} s); {cpu / r0:.1f} réguas")
     if repetidos:
         quietos = all(r[4] is None or r[4] <= ROUBO_MAX for r in forcados)
         print(f"  repetidos com roubo acima de {ROUBO_MAX:.0f}%: " + "; ".join(repetidos)
@@ -136,8 +175,11 @@ def main():
     cpu_t, relogio_t, execs, _, roubo_t = rebuild_texto()
     print(f"rebuild depois de mudar o texto de {PAGINA_TEXTO.name}: {cpu_t:.1f} s de CPU (orçamento "
           f"{ORCAMENTO_TEXTO:.0f} s: {_veredito(cpu_t, ORCAMENTO_TEXTO)}), {relogio_t:.1f} s de relógio, "
-          f"{len(execs)} página(s) executada(s) de novo, {cpu_t / cpu:.2f} do forçado"
+          f"{len(execs)} página(s) executada(s) de novo, {cpu_t / cpu:.2f} do forçado, {cpu_t / r0:.1f} réguas"
           + ("" if roubo_t is None else f", roubo {roubo_t:.0f}%"))
+    r1 = regua()
+    print(f"régua da máquina no fim: {r1:.2f} s" + ("" if abs(r1 - r0) <= 0.1 * r0 else
+          " (mudou mais de 10% durante o bench: a máquina mudou de velocidade; compare com cuidado)"))
 
 
 if __name__ == "__main__":
