@@ -83,7 +83,7 @@ print("comparar com o curso:", "sim" if curso.ativo else "não (não é o GPT-2 
 # %% [markdown]
 # ## 1. Do texto aos tokens, em inglês e em português
 #
-# O GPT-2 não lê palavras: lê pedaços de uma lista de 50.257, montada com texto da web em
+# O GPT-2 não lê palavras: lê pedaços de uma lista fixa, o vocabulário (os V da célula de cima), montada com texto da web em
 # inglês (BPE). Veja como o prompt do curso é cortado, como o espaço faz parte do token e
 # quanto uma frase em português custa a mais.
 

@@ -278,7 +278,7 @@ def cabeca(M, c):
 # Passo 4: máscaras e cabeças
 # ---------------------------------------------------------------------------
 def escores(Qc, Kc, causal=True):
-    """S = Qc Kcᵀ / √d_h, com -∞ acima da diagonal se causal -> (n x m)."""
+    """S + M: Qc Kcᵀ / √d_h, somada a máscara M (-∞ acima da diagonal) se causal -> (n x m)."""
     S = matmul(Qc, transposta(Kc))
     escala = math.sqrt(len(Qc[0]))
     return [[(s / escala if (j <= i or not causal) else -math.inf) for j, s in enumerate(linha)]

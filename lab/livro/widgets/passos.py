@@ -196,8 +196,10 @@ def _mascaras(c, acao, inst):
     ult = A[-1]
     alvo = max(range(n), key=lambda j: ult[j])
     out = ['<div class="lw-lado">',
-           matriz(S, 3, rot, rot, legenda="S = Q Kᵀ / √d_h (escores)"),
-           matriz(A, 3, rot, rot, calor=True, foco=n - 1, legenda="A = softmax(S) (pesos; cada linha soma 1)"),
+           matriz(S, 3, rot, rot, legenda="S + M (escores Q Kᵀ / √d_h com a máscara)" if causal
+                  else "S = Q Kᵀ / √d_h (escores, sem máscara)"),
+           matriz(A, 3, rot, rot, calor=True, foco=n - 1,
+                  legenda=f"A = softmax({'S + M' if causal else 'S'}) (pesos; cada linha soma 1)"),
            "</div>",
            nota(f"Na cabeça {h + 1}, o último token ({escapa(_TOKENS_PROMPT[-1])}) põe {num(ult[alvo])} "
                  f"do seu peso em {escapa(_TOKENS_PROMPT[alvo])} (posição {alvo + 1}).")]
@@ -314,10 +316,10 @@ def _bloco_pecas_do_texto(x_txt, com):
                 + "</div>",
                 f"q{subscrito(3)} = {ver(r['Q'])} (aqui W_Q = I), k{subscrito(3)} = {ver(r['K'])}, "
                 f"v{subscrito(3)} = {ver(r['V'])} (W_V = I)"),
-        "S": ("S = Q Kᵀ / √d (d = 4 aqui: uma cabeça só)", mat("S"),
+        "S": ("S + M: Q Kᵀ / √d com a máscara (d = 4 aqui: uma cabeça só)", mat("S"),
               f"S{subscrito(3)} = q{subscrito(3)} · [k₁; k₂; k₃] / {casas_min(math.sqrt(b.d))} = {vetor(r['S'][i3])}; "
               "nas linhas 1 e 2, a máscara põe −∞ depois da diagonal"),
-        "A": ("A = softmax(S), linha a linha", mat("A", calor=True),
+        "A": ("A = softmax(S + M), linha a linha", mat("A", calor=True),
               f"A{subscrito(3)} = softmax(S{subscrito(3)}) = <strong>{vetor(A3)}</strong>: "
               f"o token 3 olha mais para o token {olha + 1}"),
         "a": ("a = (A V) W_O", mat("a"),
