@@ -313,7 +313,8 @@ print("checkpoint 8 ok")
 #
 # Mude `T`, `k`, `p` e a semente e rode de novo. Experimente a decodificação gulosa
 # (`guloso=True`: sempre o mais provável, o limite de T → 0; T = 0 não é uma temperatura),
-# T = 0,7 com top-p 0,9 e T = 1,5 sem filtro. Quando o texto degringola? Quando ele entra
+# a configuração que a célula já traz (uma temperatura abaixo de 1, com top-p) e uma
+# temperatura acima de 1 sem filtro (`p=None`). Quando o texto degringola? Quando ele entra
 # em laço?
 
 # %%

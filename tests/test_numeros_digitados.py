@@ -16,6 +16,29 @@ def test_nenhuma_pagina_tem_numero_digitado():
     assert not problemas, "números digitados (calcule e cole com glue):\n" + "\n".join(problemas)
 
 
+def test_o_laboratorio_e_verificado():
+    assert RAIZ / "lab" / "laboratorio_gpt2.py" in lint.paginas(RAIZ)
+
+
+def test_numero_plantado_no_script_falha(tmp_path):
+    script = tmp_path / "lab.py"
+    script.write_text(textwrap.dedent("""\
+        # %% [markdown]
+        # ## 1. Tokens
+        #
+        # Uma lista de 50.257 pedaços.
+
+        # %%
+        V = 50.257  # no código, pode
+        print(f"{V:,}")
+
+        # %% [markdown]
+        # A perda cai para 3,25 nats; em 2019, com d = 768.
+        """), encoding="utf-8")
+    achados = lint.verificar_arquivo(script)
+    assert [(lin, n) for lin, n, _ in achados] == [(4, "50.257"), (11, "3,25")]
+
+
 PLANTADA = textwrap.dedent("""\
     ---
     jupytext: {text_representation: {extension: .md, format_name: myst}}

@@ -22,8 +22,11 @@ Números sem separador são permitidos: definições do cenário (d = 4, 5 token
 também, porque a vírgula ali separa linha e coluna. Um número com separador que não é um número do
 livro (uma versão, um nome de produto) só passa pela lista PERMITIDOS abaixo, com o motivo.
 
-    python -m livro_ext.lint_numeros            # verifica book/*.md
-    python -m livro_ext.lint_numeros a.md b.md  # verifica esses arquivos
+O texto do notebook do laboratório também é prosa para o leitor: em `lab/laboratorio_gpt2.py`
+(formato percent do jupytext), as células `# %% [markdown]` passam pela mesma regra.
+
+    python -m livro_ext.lint_numeros            # verifica book/*.md e o laboratório
+    python -m livro_ext.lint_numeros a.md b.md  # verifica esses arquivos (.md ou .py percent)
 """
 from __future__ import annotations
 
@@ -138,12 +141,31 @@ def verificar_texto(texto: str) -> list[tuple[int, str, str]]:
     return sorted(achados)
 
 
+def verificar_script(texto: str) -> list[tuple[int, str, str]]:
+    """O mesmo para um script no formato percent do jupytext: só as células `# %% [markdown]`,
+    sem o `# ` de cada linha; as linhas apontadas são as do script."""
+    linhas = texto.split("\n")
+    achados, i = [], 0
+    while i < len(linhas):
+        if not linhas[i].startswith("# %% [markdown]"):
+            i += 1
+            continue
+        ini = i = i + 1
+        while i < len(linhas) and linhas[i].startswith("#") and not linhas[i].startswith("# %%"):
+            i += 1
+        celula = [ln[2:] if ln.startswith("# ") else ln[1:] for ln in linhas[ini:i]]
+        _verifica(celula, ini, achados)
+    return sorted((lin, n, linhas[lin - 1]) for lin, n, _ in achados)
+
+
 def verificar_arquivo(caminho: Path) -> list[tuple[int, str, str]]:
-    return verificar_texto(Path(caminho).read_text(encoding="utf-8"))
+    texto = Path(caminho).read_text(encoding="utf-8")
+    return verificar_script(texto) if Path(caminho).suffix == ".py" else verificar_texto(texto)
 
 
 def paginas(raiz: Path = RAIZ) -> list[Path]:
-    return sorted((raiz / "book").glob("*.md"))
+    """As páginas do livro e o script do notebook do laboratório (a prosa que o leitor lê)."""
+    return sorted((raiz / "book").glob("*.md")) + [raiz / "lab" / "laboratorio_gpt2.py"]
 
 
 def relatorio(arquivos) -> list[str]:
