@@ -13,7 +13,7 @@ carga: compare rodadas feitas na mesma hora. Cada build diz o roubo de CPU (stea
 /proc/stat) enquanto rodou: um roubo alto é a máquina, não o livro. Um build forçado com
 mais de 5% de roubo se repete (até 3 vezes) e conta o de menor roubo, como as rodadas de
 `make bench-widgets`.
-A régua: o mesmo CPU não quer dizer a mesma coisa em duas máquinas do mesmo tipo (em 4/12/2026
+A régua: o mesmo CPU não quer dizer a mesma coisa em duas máquinas do mesmo tipo (em 3/12/2026
 uma deu 23–29 s para o build; em 5/12, outra deu 38–44 s para o mesmo código, sem roubo). Por
 isso o bench mede antes um trabalho fixo, que não depende do livro (`REGUA`: iniciar o Python,
 importar o matplotlib, desenhar um mapa de calor em PNG e SVG, um laço de Python puro), e imprime
