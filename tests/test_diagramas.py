@@ -157,6 +157,14 @@ def test_bloco_tem_as_formas_e_a_ln_no_ramo():
     assert f"{b.n_cabecas} cabeças" in txt
 
 
+@pytest.mark.parametrize("nome, indice", [("caminho", "U"), ("bloco", "ff")])
+def test_indices_desenhados_embaixo_sem_sublinhado(nome, indice):
+    """W_U e d_ff saem como nas fórmulas (o índice embaixo), nunca com o _ cru na figura."""
+    svg = getattr(dg, nome)().svg
+    assert "_" not in texto_visivel(svg)
+    assert f'<tspan baseline-shift="sub" font-size="0.75em">{indice}</tspan>' in svg
+
+
 @pytest.mark.parametrize("k", range(1, 8))
 def test_mapa_diz_o_passo_e_as_formas(k):
     d = dg.voce_esta_aqui(k)

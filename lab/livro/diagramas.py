@@ -28,6 +28,7 @@ Fora do livro (um notebook no Jupyter ou no Colab) não há diagramas.css: o HTM
 """
 import html
 import math
+import re
 
 from livro import arquitetura as arq
 from livro import brinquedo as b
@@ -104,10 +105,17 @@ def _largura(texto, fonte=FONTE):
     return len(texto) * EM_POR_CARACTERE * fonte
 
 
+def _subscritos(s):
+    """O texto escapado, com o índice de W_U e d_ff (letra, _, letras ou algarismos) desenhado
+    embaixo, como nas fórmulas, em vez do _ cru."""
+    return re.sub(r"(?<=[A-Za-z])_([A-Za-z0-9]+)",
+                  r'<tspan baseline-shift="sub" font-size="0.75em">\1</tspan>', _esc(s))
+
+
 def _texto(x, y, s, classe="lv-texto", ancora="middle", extra=""):
     """Um texto centrado na vertical em y."""
     return (f'<text class="{classe}" x="{_n(x)}" y="{_n(y)}" dy="0.35em" text-anchor="{ancora}"'
-            f'{extra}>{_esc(s)}</text>')
+            f'{extra}>{_subscritos(s)}</text>')
 
 
 def _caixa(x, y, w, h, classe="lv-caixa", r=6):
