@@ -340,6 +340,8 @@ def test_diagrama_entra_com_rotulos_e_formas():
     # uma forma que muda aparece na trava
     outro = razao_texto.valor_glue({"text/html": dados["text/html"].replace(">5 × 4<", ">5 × 8<")})
     assert outro != v
+    # o índice desenhado embaixo (um <tspan>) fica colado à letra, como o leitor o vê
+    assert "norma final + camada de saída: LN(y) WU" in linhas
 
 
 # ---------------------------------------------------------------------------

@@ -33,6 +33,7 @@ _BLOCOS = {
     "svg", "text", "title", "desc",                     # SVG: cada rótulo numa linha
 }
 _CELULAS = {"td", "th"}
+_COLADOS = {"tspan"}                                    # SVG: o índice de W_U, colado à letra
 _PULA = {"script", "style", "template", "head"}
 _VAZIOS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
            "source", "track", "wbr"}
@@ -99,7 +100,7 @@ class _TextoVisivel(HTMLParser):
             self._poe(_SEP_CELULA)
         elif tag in _BLOCOS:
             self._poe("\n")
-        else:
+        elif tag not in _COLADOS:
             self._poe(" ")                          # peças em linha: o CSS as separa
         if tag == "svg" and a.get("aria-label") and not self._oculto():
             self._poe(f"\n(descrição: {a['aria-label']})\n")
@@ -122,7 +123,7 @@ class _TextoVisivel(HTMLParser):
                 self._poe(" [" + " ".join("".join(escolhida).split()) + "] ")
             elif t in _BLOCOS:
                 self._poe("\n")
-            else:
+            elif t not in _COLADOS:
                 self._poe(" ")
             if raiz:
                 self.atual = None
