@@ -66,7 +66,8 @@ trava-rapida: .venv/.pronto
 setup: .venv/.pronto node_modules/.pronto .venv-pyodide/.pronto
 
 ## O livro inteiro (--all), com todo aviso tratado como erro. No fim do build,
-## book/_ext/pos_build.py (gancho build-finished) põe no site o MathJax e o runtime dos widgets.
+## book/_ext/pos_build.py (gancho build-finished) põe no site o runtime dos widgets (as fórmulas já saem
+## desenhadas do build: book/_ext/matematica.py).
 ## Localmente as páginas saem do cache de execução quando nem o código delas nem os módulos de
 ## lab/ que importam mudaram (book/_ext/chave_cache.py); no CI (CI definido) tudo roda de novo.
 ## Para forçar aqui: make book LIVRO_EXECUCAO=force

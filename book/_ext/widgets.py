@@ -10,7 +10,7 @@ números certos. As páginas com widget, e só elas, ganham
 `_static/widgets/widgets.js` (o carregador) e `widgets.css`.
 
 No fim do build (evento `build-finished`), `pos_build.py` põe no site o runtime
-do navegador (MathJax, Pyodide enxuto, os arquivos Python e o manifesto): um
+do navegador (Pyodide enxuto, os arquivos Python e o manifesto): um
 `jupyter-book build .` simples já dá um site completo.
 """
 import json

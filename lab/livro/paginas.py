@@ -2,7 +2,7 @@
 
 Nenhuma conta do modelo mora aqui: os números vêm de `brinquedo` (e dos outros
 módulos de lab/) e são formatados por `formato`. Toda página cola seus valores
-com `cola` (a trava de números, book/_ext/razao.py, procura por `cola(` no fonte).
+com `cola` (a trava de números, book/_ext/razao_codigo.py, procura por `cola(` no fonte).
 """
 
 import math

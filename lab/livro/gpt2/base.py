@@ -1,6 +1,6 @@
 """O laboratório do GPT-2: carregar o modelo e as peças que todas as seções usam.
 
-O laboratório mora em seis arquivos de lab/, um por parte do caminho, e `livro/gpt2/lab.py` junta
+O laboratório mora no subpacote lab/livro/gpt2/, um módulo por parte do caminho, e `livro/gpt2/lab.py` junta
 tudo num nome só (`from livro.gpt2 import lab as gl`), o que o notebook e os testes usam:
 
 - livro/gpt2/base.py: carregar o GPT-2, texto -> ids, os mais prováveis;
@@ -8,6 +8,10 @@ tudo num nome só (`from livro.gpt2 import lab as gl`), o que o notebook e os te
 - livro/gpt2/cabecas.py: seções 5 a 7 (cabeças, tirar a atenção, o fluxo em cada profundidade);
 - livro/gpt2/decodificacao.py: seções 8 e 9 (como escolher o próximo token; o cache de KV);
 - livro/gpt2/curso.py: os números medidos pelo curso e a conferência dos checkpoints.
+
+Ao lado, sem torch: livro/gpt2/contas.py (parâmetros e o BPE, sem pesos); e as ferramentas:
+livro/gpt2/cache.py (um cache do hub feito à mão, para os testes) e livro/gpt2/notebook.py
+(gera o notebook do laboratório).
 
 Os nomes seguem os do próprio GPT-2 (`wte`, `wpe`, `h`, `ln_1`, `c_attn`, `c_proj`, `ln_2`,
 `c_fc`, `ln_f`), para que cada peso do modelo caia no lugar certo. Importar não imprime nada.
