@@ -9,7 +9,6 @@ import unicodedata
 import pytest
 
 from livro_ext import pdf as livro_pdf
-from livro_ext import pdf_confere as pc
 
 pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="falta o pdftotext (poppler-utils)")
 
@@ -150,16 +149,23 @@ def test_glifo_certo_em_todo_peso(pdf):
     familias = dict(re.findall(r'<fontspec id="(\d+)"[^>]*family="(?:[A-Z]{6}\+)?([^"]+)"', xml))
     vistos = set()
     for fid, trecho in re.findall(r'<text [^>]*font="(\d+)"[^>]*>(.*?)</text>', xml):
-        for ch in set(re.sub(r"<[^>]+>", "", trecho)):
-            if unicodedata.decomposition(ch).startswith(("<super>", "<sub>")) and \
-                    unicodedata.normalize("NFKD", ch).isalnum():
-                vistos.add((familias[fid], ch))
-    assert ("DejaVuSerif", "ᵀ") in vistos or ("DejaVuSans", "ᵀ") in vistos, sorted(vistos)[:10]
+        # o pdftohtml tira o "-Bold" do nome e marca o negrito com <b> (e o itálico com <i>)
+        negrito = italico = False
+        for marca, pedaco in re.findall(r"(<[^>]+>)?([^<]*)", trecho):
+            negrito = {"<b>": True, "</b>": False}.get(marca, negrito)
+            italico = {"<i>": True, "</i>": False}.get(marca, italico)
+            for ch in set(pedaco):
+                if unicodedata.decomposition(ch).startswith(("<super>", "<sub>")) and \
+                        unicodedata.normalize("NFKD", ch).isalnum():
+                    vistos.add((familias[fid], negrito, italico, ch))
+    assert any(ch == "ᵀ" and negrito for _, negrito, _, ch in vistos), sorted(vistos)[:10]
     errados = []
-    for familia, ch in sorted(vistos):
-        arquivo = arquivo_do_sistema(familia)
+    for familia, negrito, italico, ch in sorted(vistos):
+        estilo = ("Bold" if negrito else "") + ("Italic" if italico else "")
+        nomes = [familia + "-" + estilo, familia + "-" + estilo.replace("Italic", "Oblique")] if estilo else [familia]
+        arquivo = next(filter(None, map(arquivo_do_sistema, nomes)), None)
         if arquivo and parecida(arquivo, ch) < 0.6:
-            errados.append(f"{ch} em {familia}")
+            errados.append(f"{ch} em {familia} {estilo}")
     assert not errados, errados
 
 
@@ -198,9 +204,18 @@ def test_nenhuma_caixa_de_codigo_vazia(pdf):
     assert not vazias, f"caixas cinza sem texto (página, y em pt): {vazias}"
 
 
-def test_titulos_com_o_que_vem_depois(texto):
-    """Nenhuma página termina num título de resposta, de dropdown ou num termo do glossário."""
-    caps = texto.split("\f")
-    finais = [pc.normaliza(f).strip().splitlines()[-2:] for f in caps if f.strip()]
-    soltos = [(i + 1, f) for i, f in enumerate(finais) if f and f[-1].strip() in {"Resposta", "Mostrar"}]
+def test_titulos_com_o_que_vem_depois(texto, build):
+    """Nenhuma página termina num título de resposta ou de dropdown nem num termo do glossário
+    (a última linha antes do número da página)."""
+    from bs4 import BeautifulSoup
+
+    html = BeautifulSoup((build / "singlehtml" / "livro_pdf.html").read_text(encoding="utf-8"), "html.parser")
+    titulos = {" ".join(t.get_text(" ", strip=True).replace("\u00ad", "").split())
+               for t in html.select("summary, .pdf-summary, dl.glossary > dt, p.admonition-title")}
+    assert "Resposta" in titulos
+    soltos = []
+    for n, folha in enumerate(texto.split("\f"), start=1):
+        linhas = [" ".join(x.replace("\u00ad", "").split()) for x in folha.splitlines() if x.strip()]
+        if len(linhas) >= 2 and linhas[-2] in titulos:
+            soltos.append((n, linhas[-2]))
     assert not soltos, soltos

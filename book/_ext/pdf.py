@@ -14,10 +14,12 @@ Passos:
 2. `montar`: uma página só para impressão (`_build/pdf/livro.html`): capa, sumário, os
    capítulos na ordem do `_toc.yml` (numerados, cada um numa página nova), sem barras nem
    botões e sem scripts além do MathJax; respostas e notas recolhidas abertas; cada widget com
-   o seu estado do build e uma linha dizendo onde está a versão viva; hifenização do português
+   o seu estado do build e uma linha dizendo onde está a versão viva; links relativos levados
+   à âncora no PDF ou ao site (`religa`); tokens, números e URLs inteiros (`protege`); hifenização do português
    (hífens opcionais do `pyphen`, pois o Chromium sem rede não tem os dicionários);
-3. `pdf_imprime.mjs`: o Chromium espera o MathJax, encolhe o que não cabe na coluna, imprime
-   uma vez, lê com o `pdftotext` a página de cada capítulo, escreve-as no sumário e imprime de
+3. `pdf_imprime.mjs`: o Chromium espera o MathJax, encolhe o que não cabe na coluna, troca os
+   hífens opcionais que quebraram a linha por hífens e tira os outros (a camada de texto do PDF
+   fica sem U+00AD: a busca acha a palavra), imprime uma vez, lê com o `pdftotext` a página de cada capítulo, escreve-as no sumário e imprime de
    novo (o sumário não muda de tamanho), com número de página no pé e marcadores.
 
 Fica em `_build/html/livro.pdf` (o site publica) e `_build/pdf/paginas.json` (a primeira página
@@ -318,9 +320,25 @@ def montar(site: str | None = None) -> Path:
             a["href"] = site + "livro.pdf"
         else:
             a.unwrap()
-    # respostas (dropdown do sphinx-design) e notas recolhidas: abertas no papel
+    # respostas (dropdown do sphinx-design) e notas recolhidas: abertas no papel, e em <div>:
+    # dentro de um <details>, o Chromium não mantém o título ("Resposta") com o conteúdo
     for d in artigo.find_all("details"):
-        d["open"] = ""
+        d.name = "div"
+        d["class"] = d.get("class", []) + ["pdf-details"]
+    for sm in artigo.find_all("summary"):
+        sm.name = "div"
+        sm["class"] = sm.get("class", []) + ["pdf-summary"]
+    # cada termo do glossário com a sua definição, num bloco que não se parte (<div> em <dl> vale)
+    for dt in artigo.select("dl.glossary > dt"):
+        bloco = doc.new_tag("div", attrs={"class": "pdf-termo"})
+        dt.insert_before(bloco)
+        dds = []
+        for irmao in dt.find_next_siblings():
+            if irmao.name != "dd":
+                break
+            dds.append(irmao)
+        for el in [dt, *dds]:
+            bloco.append(el.extract())
     # botões e enfeites de tela
     for sel in [".headerlink", ".copybtn", ".toggle-button", "script"]:
         for el in artigo.select(sel):

@@ -85,6 +85,15 @@ try {
     }
     return lista;
   });
+  // Uma resposta (ou nota) que cabe em meia página vai inteira para a página seguinte, em vez de
+  // deixar o título ("Resposta") no pé desta: o break-after do título o Chromium não segura.
+  const juntas = await pagina.evaluate((meia) => {
+    let n = 0;
+    for (const el of document.querySelectorAll(".pdf-details, .admonition")) {
+      if (el.getBoundingClientRect().height <= meia) { el.style.breakInside = "avoid"; n++; }
+    }
+    return n;
+  }, Math.round(COLUNA_PX * 0.7));
   // Hífens opcionais: o pyphen pôs um U+00AD em cada ponto de hifenização, e o Chromium escreve
   // todos na camada de texto do PDF (buscar "probabilidades" achava 2 de 23). Com a página já
   // diagramada (a mesma largura da impressão: o corpo tem a largura da coluna), cada um que
@@ -150,7 +159,7 @@ try {
   const paginas = final.split("\f").filter((f, i, a) => i < a.length - 1 || f.trim() !== "").length;
   if (paginas !== folhas.length) throw new Error(`a segunda impressão tem ${paginas} páginas; a primeira, ${folhas.length}`);
   await mkdir(path.dirname(paginasJson), { recursive: true });
-  await writeFile(paginasJson, JSON.stringify({ paginas, inicio, formulas, encolhidos, hifens }, null, 1));
+  await writeFile(paginasJson, JSON.stringify({ paginas, inicio, formulas, encolhidos, hifens, juntas }, null, 1));
   await rm(tmp, { recursive: true, force: true });
   console.log(`pdf: ${paginas} páginas, ${formulas} fórmulas, ${encolhidos.length} elementos encolhidos para caber, `
     + `${hifens} palavras hifenizadas`);
