@@ -42,13 +42,19 @@ chromium:
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium; \
 	else echo "Falta o Chromium: instale o pacote 'chromium' ou aponte CHROMIUM=/caminho/do/chromium."; exit 1; fi
 
-# pdftotext e pdftoppm (pacote poppler-utils do Debian), para o PDF e os testes dele; como o Chromium.
-# E uma fonte com os caracteres chineses (a página dos tokens mostra 猫): sem ela, o PDF teria um quadrado.
+# O que o PDF e os testes dele pedem ao Debian, com o Chromium: pdftotext, pdffonts e pdftoppm
+# (poppler-utils) e todas as fontes que o PDF embute. A serifa e a sem serifa DejaVu nos 4 pesos
+# (fonts-dejavu-core: regular e negrito; fonts-dejavu-extra: itálico e o oblíquo, sem os quais o
+# Chromium inclinaria a regular) e uma fonte com os caracteres chineses (a página dos tokens
+# mostra 猫; sem ela, um quadrado). tests/test_pdf_fontes.py confere que cada fonte do PDF vem
+# de um destes pacotes e que nenhuma face foi sintetizada.
+PACOTES_PDF := poppler-utils fonts-dejavu-core fonts-dejavu-extra fonts-wqy-microhei
 poppler:
-	@if command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null && [ -n "$$(fc-list :lang=zh 2>/dev/null)" ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq poppler-utils fonts-wqy-microhei; \
-	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq poppler-utils fonts-wqy-microhei; \
-	else echo "Falta o pdftotext ou uma fonte chinesa: instale os pacotes 'poppler-utils' e 'fonts-wqy-microhei'."; exit 1; fi
+	@faltam=$$(for p in $(PACOTES_PDF); do dpkg-query -W -f='$${Status}\n' "$$p" 2>/dev/null | grep -q "ok installed" || echo "$$p"; done); \
+	if [ -z "$$faltam" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $$faltam; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $$faltam; \
+	else echo "Falta instalar, para o PDF: $$faltam (pacotes do Debian; rode como root ou com sudo)."; exit 1; fi
 
 ## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e os doctests
 ## do formatador. A trava rápida é outro alvo (make trava-rapida); o make test a roda também

@@ -55,8 +55,9 @@ def test_ha_notebooks(build):
     assert NOTEBOOKS, "nenhum notebook em _build/html/_notebooks (rode `make book`)"
 
 
-def _executa(caminho, pasta, ipc):
-    """Roda um notebook numa pasta vazia, sem myst-nb e sem rede -> (notebook, erro ou None)."""
+def _executa(caminho, pasta, ipc, kernel="python3", **opcoes_km):
+    """Roda um notebook numa pasta vazia, sem myst-nb e sem rede -> (notebook, erro ou None).
+    `kernel` e `opcoes_km` (ex.: kernel_spec_manager) escolhem outro Python (test_notebooks_313.py)."""
     nb = nbformat.read(caminho, as_version=4)
     bloqueios = pasta / "bloqueios"
     bloqueios.mkdir(parents=True)
@@ -81,13 +82,13 @@ def _executa(caminho, pasta, ipc):
             print("sem rede" if "bloqueada" in str(e) else e)
         import livro
         _colados = sys.modules["livro.paginas"].COLADOS if "livro.paginas" in sys.modules else {}
-        print(json.dumps({"livro": livro.__file__,
+        print(json.dumps({"livro": livro.__file__, "python": list(sys.version_info[:2]),
                           "colados": {k: v for k, v in _colados.items() if isinstance(v, str)}}))
     """)))
     # o kernel fala por sockets Unix (ipc), não por portas TCP: sem corrida por porta livre
     # (caminho curto: um socket Unix não passa de ~100 caracteres)
-    km = AsyncKernelManager(kernel_name="python3", transport="ipc",
-                            ip=os.path.join(ipc, caminho.stem))
+    km = AsyncKernelManager(kernel_name=kernel, transport="ipc",
+                            ip=os.path.join(ipc, kernel + caminho.stem), **opcoes_km)
     cliente = NotebookClient(nb, km=km, timeout=180,
                              resources={"metadata": {"path": str(trabalho)}})
     try:

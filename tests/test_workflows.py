@@ -31,3 +31,14 @@ def test_ci_roda_o_comando_de_testes_do_readme():
     ci = _wf("ci.yml")
     assert any(p.get("run") == "make test" for p in ci["jobs"]["testes"]["steps"])
     assert "make test" in (RAIZ / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_site_instala_e_confere_as_fontes_do_pdf():
+    """O contêiner do Pages não traz fontes: o workflow instala as do Makefile (PACOTES_PDF, no
+    alvo `poppler`) antes do `make pdf` e confere o PDF publicado (fontes, links) depois."""
+    passos = [str(p.get("run", "")) for p in _wf("pages.yml")["jobs"]["publicar"]["steps"]]
+    instala = next(i for i, r in enumerate(passos) if "make poppler" in r)
+    pdf = next(i for i, r in enumerate(passos) if r.strip() == "make pdf")
+    confere = next(i for i, r in enumerate(passos) if "tests/test_pdf_fontes.py" in r)
+    assert instala < pdf < confere
+    assert "fonts-dejavu-extra" in (RAIZ / "Makefile").read_text(encoding="utf-8")

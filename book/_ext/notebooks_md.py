@@ -13,6 +13,7 @@ import json
 import posixpath
 import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 from . import myst
 
@@ -210,7 +211,7 @@ class Conversor:
         if nome == "glue:text":
             return texto_plano(_t(data.get("text/plain", "")), fmt)
         if nome == "glue:md":
-            return _t(data.get("text/markdown", ""))
+            return self.links(_t(data.get("text/markdown", "")))
         return self.valor_any(chave, data, inline=True)
 
     def valor_any(self, chave, data, inline):
@@ -220,25 +221,31 @@ class Conversor:
         img = self.c.imagem(data)
         if img:
             return img
-        if "text/markdown" in data:
-            return _t(data["text/markdown"])
-        if "text/html" in data:
-            return _t(data["text/html"])
+        if "text/markdown" in data:  # um Markdown colado (uma tabela) também liga às páginas
+            return self.links(_t(data["text/markdown"]))
+        if "text/html" in data:  # (o navegador dos passos: links para as páginas)
+            return self.links(_t(data["text/html"]))
         return texto_plano(_t(data.get("text/plain", "")))
 
-    def links(self, s: str) -> str:
-        """[texto](outra.md#ancora) -> link para a página no site."""
-        def troca(m):
-            alvo = m.group(2)
-            if re.match(r"^[a-z][\w+.-]*:", alvo) or alvo.startswith("#"):
-                return m.group(0)
-            caminho, _, ancora = alvo.partition("#")
-            if not re.search(r"\.(md|ipynb)$", caminho):
-                return m.group(0)
+    def endereco(self, alvo: str) -> str:
+        """Um endereço relativo da página (outra.md#x, #x, bloco.html, ../livro.pdf) -> o endereço
+        no site: o notebook baixado não tem as páginas nem os arquivos ao lado dele."""
+        if re.match(r"^[a-z][\w+.-]*:", alvo) or alvo.startswith("//"):
+            return alvo
+        caminho, _, ancora = alvo.partition("#")
+        ancora = "#" + ancora if ancora else ""
+        if not caminho:
+            return self.url_pagina(self.c.doc) + ancora
+        if re.search(r"\.(md|ipynb)$", caminho):
             doc = posixpath.normpath(posixpath.join(posixpath.dirname(self.c.doc), caminho))
-            doc = re.sub(r"\.(md|ipynb)$", "", doc)
-            return f"[{m.group(1)}]({self.url_pagina(doc)}{'#' + ancora if ancora else ''})"
-        return re.sub(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)", troca, s)
+            return self.url_pagina(re.sub(r"\.(md|ipynb)$", "", doc)) + ancora
+        return urljoin(self.url_pagina(self.c.doc), caminho) + ancora
+
+    def links(self, s: str) -> str:
+        """[texto](outra.md#ancora) e <a href="bloco.html"> -> o endereço no site."""
+        s = re.sub(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)", lambda m: f"[{m.group(1)}]({self.endereco(m.group(2))})", s)
+        return re.sub(r"""(<a\b[^>]*?\bhref=)(["'])([^"']*)\2""",
+                      lambda m: f"{m.group(1)}{m.group(2)}{self.endereco(m.group(3))}{m.group(2)}", s)
 
     # -- blocos --------------------------------------------------------------
     def markdown(self, texto: str) -> str:
@@ -302,7 +309,7 @@ class Conversor:
             if nome == "glue:math":
                 return ["", "$$", latex_nu(_t(data.get("text/latex", ""))), "$$", ""]
             if nome == "glue:md":
-                return ["", _t(data.get("text/markdown", "")), ""]
+                return ["", self.links(_t(data.get("text/markdown", ""))), ""]
             if nome == "glue:figure":
                 legenda = " ".join(x.strip() for x in conteudo if x.strip())
                 legenda = self.inline(legenda) if legenda else ""
@@ -317,7 +324,7 @@ class Conversor:
             return ["", f"> **Widget interativo** (`{arg}`): ele roda no navegador, na "
                         f"[página do livro]({self.url_pagina(self.c.doc)}).", ""]
         if nome == "raw":
-            return ["", *conteudo, ""] if "html" in arg else []
+            return ["", *map(self.links, conteudo), ""] if "html" in arg else []
         if nome in ("figure", "image"):
             alvo = arg if re.match(r"^[a-z]+://", arg) else (
                 self.url_site + posixpath.normpath(posixpath.join(posixpath.dirname(self.c.doc), arg)))

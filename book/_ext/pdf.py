@@ -14,10 +14,12 @@ Passos:
 2. `montar`: uma página só para impressão (`_build/pdf/livro.html`): capa, sumário, os
    capítulos na ordem do `_toc.yml` (numerados, cada um numa página nova), sem barras nem
    botões e sem scripts além do MathJax; respostas e notas recolhidas abertas; cada widget com
-   o seu estado do build e uma linha dizendo onde está a versão viva; hifenização do português
+   o seu estado do build e uma linha dizendo onde está a versão viva; links relativos levados
+   à âncora no PDF ou ao site (`religa`); tokens, números e URLs inteiros (`protege`); hifenização do português
    (hífens opcionais do `pyphen`, pois o Chromium sem rede não tem os dicionários);
-3. `pdf_imprime.mjs`: o Chromium espera o MathJax, encolhe o que não cabe na coluna, imprime
-   uma vez, lê com o `pdftotext` a página de cada capítulo, escreve-as no sumário e imprime de
+3. `pdf_imprime.mjs`: o Chromium espera o MathJax, encolhe o que não cabe na coluna, troca os
+   hífens opcionais que quebraram a linha por hífens e tira os outros (a camada de texto do PDF
+   fica sem U+00AD: a busca acha a palavra), imprime uma vez, lê com o `pdftotext` a página de cada capítulo, escreve-as no sumário e imprime de
    novo (o sumário não muda de tamanho), com número de página no pé e marcadores.
 
 Fica em `_build/html/livro.pdf` (o site publica) e `_build/pdf/paginas.json` (a primeira página
@@ -136,7 +138,7 @@ def hifeniza(soup):
         for pai in no.parents:
             classes = pai.get("class") or []
             if pai.name in _NAO_HIFENIZAR or "math" in classes or "livro-widget" in classes \
-                    or "pdf-sumario" in classes or "cell_output" in classes or "highlight" in classes:
+                    or "pdf-sumario" in classes or "pdf-inteiro" in classes or "pdf-url" in classes or "cell_output" in classes or "highlight" in classes:
                 pular = True
                 break
         if not pular:
@@ -146,6 +148,85 @@ def hifeniza(soup):
             novo = "".join(p if i % 2 else _PALAVRA.sub(palavra, p) for i, p in enumerate(partes))
             if novo != texto:
                 no.replace_with(novo)
+
+
+def religa(artigo, ancora_do_doc: dict, site: str):
+    """Cada link relativo leva a algum lugar no papel: uma âncora do PDF (citação, referência
+    cruzada, o capítulo de um passo) ou, para o que fica só no site, o endereço publicado.
+    Sem isto, o Chromium os escreve como links para a origem falsa da impressão (livro.pdf)."""
+    ids = {el["id"] for el in artigo.find_all(id=True)}
+    for a in artigo.find_all("a", href=True):
+        href = a["href"]
+        if re.match(r"^[a-z][\w+.-]*:", href) or href.startswith("//"):
+            continue  # já é um endereço de verdade
+        caminho, _, ancora = href.partition("#")
+        caminho = re.sub(r"^(\./|\.\./)+", "", caminho)
+        doc = re.sub(r"\.html$", "", caminho)
+        if doc and "/" not in doc:
+            doc = "book/" + doc  # (o singlehtml escreve os passos relativos a book/)
+        if not caminho or doc == "book/index":  # a página única: a âncora está no papel?
+            novo = ancora if ancora in ids else ancora_do_doc.get(ancora.removeprefix("document-") or doc)
+            caminho = "" if not ancora or novo else caminho
+        else:
+            novo = (ancora if ancora in ids else ancora_do_doc[doc]) if doc in ancora_do_doc else None
+        if novo:
+            a["href"] = "#" + novo
+        elif site and caminho:  # um arquivo do site (um notebook, a página dos números)
+            a["href"] = site + caminho + ("#" + ancora if ancora else "")
+        else:
+            a.unwrap()  # uma âncora que não existe em lugar nenhum: fica o texto
+
+
+_TOKEN = re.compile(r"␣\S+")
+_URL = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|io|html|md|py|pdf)\b\S*")
+_NUMERO = re.compile(r"(?<=\d)\s+(?=[·×=]\s*[−-]?\d)|(?<=[·×=])\s+(?=[−-]?\d)")
+# letras sobrescritas cujo glifo a DejaVu Serif Bold desenha errado (o ᵀ sai como ˢ): vão na
+# sem serifa, que as tem certas em todo peso (tests/test_pdf_leitor.py compara os glifos)
+_MODIFICADORAS = re.compile(r"[\u1d2c-\u1d6a]")
+
+
+def protege(artigo, doc):
+    """Tokens (␣visualize) e números com operador (6,7 · 10⁻⁶) não se partem nem hifenizam:
+    cada token vai num <span class="pdf-inteiro"> (white-space: nowrap), e os espaços de um
+    número com operador viram espaços que não quebram. Uma URL (<span class="pdf-url">) nunca
+    leva hífen; se não cabe na linha, quebra depois de uma barra. As letras sobrescritas vão
+    num <span class="pdf-glifo"> (a fonte certa)."""
+    from bs4 import NavigableString
+
+    for no in list(artigo.find_all(string=True)):
+        if type(no) is not NavigableString or no.find_parent(["pre", "code", "script", "style", "svg",
+                                                               "mjx-container", "math"]) is not None:
+            continue
+        texto = str(no)
+        texto = _NUMERO.sub(NBSP, texto)
+        pedacos = re.split(f"({_TOKEN.pattern}|{_URL.pattern}|{_MODIFICADORAS.pattern})", texto)
+        if len(pedacos) == 1:
+            if texto != str(no):
+                no.replace_with(texto)
+            continue
+        novos = []
+        for i, p in enumerate(pedacos):
+            if not p:
+                continue
+            if i % 2:
+                url = _URL.fullmatch(p) and not _TOKEN.fullmatch(p)
+                classe = "pdf-glifo" if _MODIFICADORAS.fullmatch(p) else "pdf-url" if url else "pdf-inteiro"
+                span = doc.new_tag("span", attrs={"class": classe})
+                if url:  # uma URL longa só quebra depois de uma barra, sem hífen
+                    for j, trecho in enumerate(re.split(r"(?<=[^/]/)(?=[^/])", p)):
+                        if j:
+                            span.append(doc.new_tag("wbr"))
+                        span.append(trecho)
+                else:
+                    span.string = p
+                novos.append(span)
+            else:
+                novos.append(NavigableString(p))
+        primeiro = novos[0]
+        no.replace_with(primeiro)
+        for x in novos[1:]:
+            primeiro.insert_after(x)
+            primeiro = x
 
 
 def montar(site: str | None = None) -> Path:
@@ -239,9 +320,25 @@ def montar(site: str | None = None) -> Path:
             a["href"] = site + "livro.pdf"
         else:
             a.unwrap()
-    # respostas (dropdown do sphinx-design) e notas recolhidas: abertas no papel
+    # respostas (dropdown do sphinx-design) e notas recolhidas: abertas no papel, e em <div>:
+    # dentro de um <details>, o Chromium não mantém o título ("Resposta") com o conteúdo
     for d in artigo.find_all("details"):
-        d["open"] = ""
+        d.name = "div"
+        d["class"] = d.get("class", []) + ["pdf-details"]
+    for sm in artigo.find_all("summary"):
+        sm.name = "div"
+        sm["class"] = sm.get("class", []) + ["pdf-summary"]
+    # cada termo do glossário com a sua definição, num bloco que não se parte (<div> em <dl> vale)
+    for dt in artigo.select("dl.glossary > dt"):
+        bloco = doc.new_tag("div", attrs={"class": "pdf-termo"})
+        dt.insert_before(bloco)
+        dds = []
+        for irmao in dt.find_next_siblings():
+            if irmao.name != "dd":
+                break
+            dds.append(irmao)
+        for el in [dt, *dds]:
+            bloco.append(el.extract())
     # botões e enfeites de tela
     for sel in [".headerlink", ".copybtn", ".toggle-button", "script"]:
         for el in artigo.select(sel):
@@ -250,6 +347,8 @@ def montar(site: str | None = None) -> Path:
         if el.find_parent(class_="livro-widget") is None:
             el.decompose()
 
+    religa(artigo, {c["doc"]: secoes[c["doc"]]["id"] for c in capitulos}, site)
+    protege(artigo, doc)
     hifeniza(artigo)
 
     # a página nova: as folhas de estilo do singlehtml, o MathJax e mais nada de script
@@ -313,7 +412,8 @@ def _capa(titulo: str, site: str) -> str:
         + (f'<p class="pdf-capa-sub">{_escape(sub)}</p>' if sub else "")
         + f'<p class="pdf-capa-autor">{_escape(autor)}</p>'
         + '<p class="pdf-capa-nota">Edição em PDF, construída com o site a partir dos mesmos arquivos: '
-          "todo número impresso aqui foi calculado no build e é conferido contra a mesma trava de números.</p>"
+          "todo número impresso aqui foi calculado pelo código do livro, quando ele foi construído, e "
+          "conferido contra a mesma trava de números.</p>"
         + linha_site
         + "</section>\n"
     )

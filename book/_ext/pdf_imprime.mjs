@@ -2,7 +2,7 @@
 //   node book/_ext/pdf_imprime.mjs _build/singlehtml/livro_pdf.html _build/html/livro.pdf _build/pdf/paginas.json
 // Sem rede: os arquivos são servidos do disco numa origem falsa (http://livro.pdf/); todo o
 // resto é recusado. Espera o MathJax terminar, encolhe o que é mais largo que a coluna,
-// imprime, lê com o pdftotext a página de cada capítulo (um marcador invisível), escreve as
+// troca os hífens opcionais pelos que quebraram a linha, imprime, lê com o pdftotext a página de cada capítulo (um marcador invisível), escreve as
 // páginas no sumário e imprime de novo, sem os marcadores.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
@@ -65,6 +65,9 @@ try {
   });
   if (faltando.length) console.error("pdf: arquivos que a página pediu e não existem:", faltando.slice(0, 10));
   if (erros.length) console.error("pdf: erros de JavaScript na página:", erros.slice(0, 5));
+  // O corpo com a largura exata da coluna, na tela e no papel (a janela tem px inteiros; a coluna
+  // de 178 mm, não): as linhas diagramadas aqui são as mesmas da impressão.
+  await pagina.evaluate((largura) => { document.body.style.width = `${largura}px`; }, COLUNA_PX);
   // O que é mais largo que a coluna encolhe (zoom) até caber: equações, tabelas, saídas, figuras.
   const encolhidos = await pagina.evaluate(() => {
     const lista = [];
@@ -81,6 +84,47 @@ try {
       }
     }
     return lista;
+  });
+  // Uma resposta (ou nota) que cabe em meia página vai inteira para a página seguinte, em vez de
+  // deixar o título ("Resposta") no pé desta: o break-after do título o Chromium não segura.
+  const juntas = await pagina.evaluate((meia) => {
+    let n = 0;
+    for (const el of document.querySelectorAll(".pdf-details, .admonition")) {
+      if (el.getBoundingClientRect().height <= meia) { el.style.breakInside = "avoid"; n++; }
+    }
+    return n;
+  }, Math.round(COLUNA_PX * 0.7));
+  // Hífens opcionais: o pyphen pôs um U+00AD em cada ponto de hifenização, e o Chromium escreve
+  // todos na camada de texto do PDF (buscar "probabilidades" achava 2 de 23). Com a página já
+  // diagramada (a mesma largura da impressão: o corpo tem a largura da coluna), cada um que
+  // não quebrou a linha sai, e o que quebrou vira um hífen de verdade (U+2010, que também deixa
+  // quebrar depois dele): a camada de texto fica sem nenhum U+00AD e as linhas, as mesmas.
+  const hifens = await pagina.evaluate(() => {
+    const SHY = "\u00ad";
+    const andar = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const nos = [];
+    while (andar.nextNode()) if (andar.currentNode.data.includes(SHY)) nos.push(andar.currentNode);
+    // um hífen opcional que quebrou a linha tem duas caixas (o fim da linha e o hífen
+    // desenhado); o que não quebrou, uma (sem largura)
+    const r = document.createRange();
+    const quebras = nos.map((no) => {
+      const usados = new Set();
+      for (let i = no.data.indexOf(SHY); i >= 0; i = no.data.indexOf(SHY, i + 1)) {
+        r.setStart(no, i); r.setEnd(no, i + 1);
+        if (r.getClientRects().length >= 2) usados.add(i);
+      }
+      return usados;
+    });
+    let n = 0;
+    nos.forEach((no, k) => {
+      let novo = "";
+      for (let i = 0; i < no.data.length; i++) {
+        if (no.data[i] !== SHY) novo += no.data[i];
+        else if (quebras[k].has(i)) { novo += "\u2010"; n++; }
+      }
+      no.data = novo;
+    });
+    return n;
   });
   const opcoes = {
     format: "A4", margin: MARGEM, printBackground: true, outline: true, tagged: true,
@@ -115,9 +159,10 @@ try {
   const paginas = final.split("\f").filter((f, i, a) => i < a.length - 1 || f.trim() !== "").length;
   if (paginas !== folhas.length) throw new Error(`a segunda impressão tem ${paginas} páginas; a primeira, ${folhas.length}`);
   await mkdir(path.dirname(paginasJson), { recursive: true });
-  await writeFile(paginasJson, JSON.stringify({ paginas, inicio, formulas, encolhidos }, null, 1));
+  await writeFile(paginasJson, JSON.stringify({ paginas, inicio, formulas, encolhidos, hifens, juntas }, null, 1));
   await rm(tmp, { recursive: true, force: true });
-  console.log(`pdf: ${paginas} páginas, ${formulas} fórmulas, ${encolhidos.length} elementos encolhidos para caber`);
+  console.log(`pdf: ${paginas} páginas, ${formulas} fórmulas, ${encolhidos.length} elementos encolhidos para caber, `
+    + `${hifens} palavras hifenizadas`);
 } catch (e) {
   console.error("pdf:", e.message || e);
   falhou = 1;
