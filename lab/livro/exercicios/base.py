@@ -115,6 +115,10 @@ def _distintos(v):
             fica.append(e)
             vistos.append(e.valor)
     v.erros = fica
+    # e só os que o leitor consegue digitar e o conferidor reconhece (uma "probabilidade" de 1,3
+    # ou um valor 99 de "não se aplica" ficam de fora)
+    from livro.exercicios.confere import conferir
+    v.erros = [e for e in v.erros if conferir(v, v.texto(e.valor))[1] is e]
     return v
 
 
@@ -126,7 +130,7 @@ def _perto2(v, x, alvo):
     return abs(x - alvo) <= 2 * v.tol
 
 
-def _na_borda(v):
+def na_borda(v):
     """O gabarito cai na borda do arredondamento impresso (…5 na casa seguinte)?"""
     if v.tipo not in ("numero", "prob", "vetor") or v.rel:
         return False
@@ -156,7 +160,7 @@ def versao(id, semente=None):
                 v = _distintos(ex.gera(s))
             except (Degenerado, ZeroDivisionError, ValueError):
                 continue
-            if v.erros and not _na_borda(v):  # ao menos um erro típico que se distingue
+            if v.erros and not na_borda(v):  # ao menos um erro típico que se distingue
                 break
         else:
             v = _distintos(ex.gera(None))
