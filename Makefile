@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check trava-rapida setup lock bench bench-widgets bench-paginas serve limpa chromium pdf poppler
+.PHONY: book test check trava-rapida setup lock listas bench bench-widgets bench-paginas serve limpa chromium pdf poppler
 
 ## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
 ## e Node (fixado em package-lock.json)
@@ -106,6 +106,13 @@ test: book chromium poppler
 ## o pytest confere que essa razão é a mesma do build.
 lock: .venv/.pronto
 	$(PY) -m livro_ext.rapido --aceitar
+
+## Listas de exercícios para quem ensina: uma por aluno (seus números) e o gabarito, em _build/listas.
+## A mesma SEMENTE dá os mesmos bytes. Ex.: make listas ALUNOS=30 SEMENTE=2026
+ALUNOS ?= 30
+SEMENTE ?= 1
+listas: .venv/.pronto
+	$(PY) -m livro.exercicios.listas --alunos $(ALUNOS) --semente $(SEMENTE) --saida _build/listas
 
 ## CPU do build limpo forçado e do rebuild depois de mudar um texto, contra os orçamentos.
 bench: setup
