@@ -79,7 +79,6 @@ function observar(w) {
     const novo = saida.querySelector("[data-lx-enunciado]");
     if (novo && enunciado && enunciado.innerHTML !== novo.innerHTML) enunciado.innerHTML = novo.innerHTML;
     const v = saida.querySelector("[data-veredito]");
-    w.dataset.veredito = v ? v.dataset.veredito : "";
     if (v && v.dataset.veredito === "certo") {
       const d = ler();
       if (!d[w.dataset.exercicio]) {

@@ -69,7 +69,7 @@ async function responde(pg, w, texto) {
 }
 
 test("digitar, conferir pelo teclado, diagnóstico, entrada hostil, outra versão e progresso", async () => {
-  const { pg, erros } = await abrir("tokens.html");
+  const { pg, erros } = await abrir("book/tokens.html");
   const w = pg.locator('[data-exercicio="tokens-1"]');
   await pronto(pg, w);
   assert.match(await pg.locator(".lx-progresso").textContent(), /^0 de 3 /);
@@ -106,7 +106,7 @@ test("digitar, conferir pelo teclado, diagnóstico, entrada hostil, outra versã
 });
 
 test("a abertura resume o progresso deste aparelho", async () => {
-  const { pg } = await abrir("index.html");
+  const { pg } = await abrir("book/index.html");
   await pg.evaluate(() => localStorage.setItem("livro-exercicios-v1", JSON.stringify({ "tokens-1": 1, "saida-2": 1 })));
   await pg.reload();
   const itens = await pg.locator("[data-lx-resumo] li").allTextContents();
@@ -118,7 +118,7 @@ test("a abertura resume o progresso deste aparelho", async () => {
 test("sem JavaScript: o enunciado e a resposta no dropdown, sem o campo", async () => {
   const ctx = await navegador.newContext({ javaScriptEnabled: false });
   const pg = await ctx.newPage();
-  await pg.goto(servidor.url + "saida.html");
+  await pg.goto(servidor.url + "book/saida.html");
   const w = pg.locator('[data-exercicio="saida-1"]');
   assert.equal(await w.locator(".lw-form").isVisible(), false);
   assert.equal(await w.locator(".lx-enunciado").isVisible(), true);

@@ -120,7 +120,7 @@ def html(id_, inst):
     saida, *_ = calcula(dict(campos), None, None)
     v = versao(id_, None)
     marca = " · transferência" if ex.transferencia else ""
-    return (f'<div class="livro-widget lx-exercicio" data-widget="{PREFIXO}{escapa(id_)}" '
+    return (f'<div class="livro-widget" data-widget="{PREFIXO}{escapa(id_)}" '
             f'data-exercicio="{escapa(id_)}" id="{escapa(inst)}">'
             f'<p class="lw-titulo">Exercício conferido · {escapa(ex.titulo)}{marca}</p>'
             f'<div class="lx-enunciado">{enunciado(v)}</div>'
