@@ -64,7 +64,7 @@ try {
   }, VEZES);
   tempos.sort((a, b) => a - b);
   const p95 = tempos[Math.ceil(0.95 * tempos.length) - 1];
-  console.log(`conferir (${VEZES} vezes): mediana ${tempos[tempos.length >> 1].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
+  console.log(`conferir (${VEZES} vezes): mediana ${tempos[tempos.length >> 1].toFixed(1).replace(".", ",")} ms, p95 ${p95.toFixed(1).replace(".", ",")} ms`);
   console.log(`orçamento ≤ 50 ms (p95): ${p95 <= 50 ? "dentro" : "FORA"}`);
 } finally {
   await navegador.close();
