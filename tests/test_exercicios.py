@@ -154,6 +154,12 @@ def test_html_estatico():
     assert 'data-exercicio="proximo_token-1"' in h and 'id="widget-exercicio-proximo_token-1"' in h
     assert "<details" in h and "data-veredito" not in h  # sem conferir, sem veredito
     assert re.search(r'<label[^>]*><span>Token</span><input[^>]*name="resposta"', h)
+    # uma escolha: rádios com rótulos fixos, (a), (b), (c); o conteúdo de cada opção está no enunciado
+    h = api.widget_html("exercicio:escala-2", "w")
+    assert h.count('type="radio" name="resposta"') == 3 and "<legend>Modelo</legend>" in h
+    v = versao("escala-2")
+    assert conferir(v, v.resposta)[0] == "certo" and conferir(v, "(" + v.resposta.upper() + ")")[0] == "certo"
+    assert conferir(v, "d")[0] == "invalido"
 
 
 def test_trava_guarda_os_gabaritos():

@@ -129,3 +129,24 @@ def bloco_3(s):
                   f"Atenção {inteiro(p['atencao'])} (W_Q, W_K, W_V e W_O, d × d cada, com vieses) + MLP "
                   f"{inteiro(p['mlp'])} + normas {inteiro(p['normas'])} = {inteiro(p['total'])}. "
                   "As cabeças não mudam a conta.", tipo="inteiro", casas=0, erros=erros, rotulo="Parâmetros")
+
+
+@exercicio("bloco-4", "bloco", "Um caso do simulador: x dez vezes maior", transferencia=True)
+def bloco_4(s):
+    texto, ids, i, _, _ = _cena(s)
+    i = len(ids) if s is None else i
+    f = 10 if s is None else s.escolhe([2, 5, 10, 100])
+    j = 1 if s is None else s.inteiro(1, b.d)
+    x = b.embed(ids)[i - 1]
+    if max(x) - min(x) < 0.5:
+        raise Degenerado
+    fx = [f * v for v in x]
+    resp = b.ln_linha(fx)[j - 1]
+    erros = [Erro("escalou a saída", f * b.ln_linha(x)[j - 1],
+                  "A LayerNorm divide pelo desvio da própria linha: multiplicar x multiplica o desvio também, e o fator se cancela."),
+             Erro("sem a média", fx[j - 1] / b.desvio(fx), "Faltou subtrair a média μ (que também fica multiplicada).")]
+    return Versao(f"No simulador do bloco, multiplique x{sub(i)} = {vetor(x, 1)} por {f}. Quanto vale o "
+                  f"{j}º número de LN({f} x{sub(i)})?", resp,
+                  f"A média e o desvio crescem {f} vezes, e LN({f} x) = LN(x) = {num(b.ln_linha(x)[j - 1])} (o ε "
+                  f"muda só casas bem mais à direita): {num(resp)}. Por isso o bloco lê o mesmo u, e é a correção "
+                  "somada, não x, que fica pequena perto da linha grande.", erros=erros, rotulo="LN, um número")

@@ -119,12 +119,12 @@ def ler_token(texto):
 
 
 def ler_escolha(texto, opcoes):
-    """O valor de uma das opções (rádio)."""
+    """Uma das opções: o valor do rádio ("a") ou o rótulo digitado ("(a)", " A ")."""
     if texto is None or str(texto).strip() == "":
         raise Invalida("Escolha uma das opções antes de conferir.")
-    s = str(texto).strip()
+    s = str(texto).strip().strip("()").strip().lower()
     if s not in [v for v, _ in opcoes]:
-        raise Invalida("Escolha uma das opções da lista.")
+        raise Invalida("Escolha uma das opções da lista: " + ", ".join(t for _, t in opcoes) + ".")
     return s
 
 

@@ -3,7 +3,7 @@ import math
 
 from livro import arquitetura as arq
 from livro.formato import cientifico, inteiro, num, abreviado
-from livro.exercicios.base import Erro, Versao, exercicio
+from livro.exercicios.base import Degenerado, Erro, Versao, exercicio
 
 
 @exercicio("por_que_bloco-1", "por_que_bloco", "A derivada da GELU exata", transferencia=True)
@@ -68,3 +68,28 @@ def laboratorio_1(s):
                   "saída z contém?", n * g["V"],
                   f"z tem forma {n} × {inteiro(g['V'])}: {inteiro(n * g['V'])} logits.",
                   tipo="inteiro", casas=0, erros=erros, rotulo="Logits")
+
+
+@exercicio("escala-2", "escala", "Um caso do simulador: qual modelo?")
+def escala_2(s):
+    C = 1e23 if s is None else s.escolhe([1, 3]) * 10.0 ** s.escolhe([21, 22, 23, 24])
+    fator = 6 if s is None else s.escolhe([4, 6, 8, 10])
+    N_otimo = arq.otimo_chinchilla(C)["N"]
+    Ns = [N_otimo / fator, N_otimo * (0.8 if s is None else s.escolhe([0.7, 0.8, 1.2, 1.4])), N_otimo * fator]
+    ordem = [0, 1, 2] if s is None else s.amostra([0, 1, 2], 3)
+    letras = ["a", "b", "c"]
+    perdas = [arq.perda_com_compute(N, C) for N in Ns]
+    por_letra = {letras[k]: ordem[k] for k in range(3)}          # letra -> qual modelo
+    letra_de = {m: l for l, m in por_letra.items()}
+    if sorted(perdas)[1] - min(perdas) < 0.005:
+        raise Degenerado
+    linhas = "; ".join(f"({l}) N = {abreviado(Ns[por_letra[l]])}, D = {abreviado(C / (arq.FLOPS_TREINO * Ns[por_letra[l]]))}"
+                       for l in letras)
+    erros = [Erro("o maior", letra_de[2], "Crescer o modelo sem dados não paga: com C fixo, o maior treina em "
+                  "poucos tokens, e o termo B/D^β cresce."),
+             Erro("o menor", letra_de[0], "O menor vê muitos tokens, mas o termo A/N^α dele fica grande.")]
+    return Versao(f"Com C = {cientifico(C, 0)} FLOPs e D = C / ({arq.FLOPS_TREINO} N), qual destes modelos tem a menor perda "
+                  f"prevista pelo ajuste de Hoffmann et al. (2022)? {linhas}.", letra_de[1],
+                  "Perdas previstas: " + "; ".join(f"({l}) {num(perdas[por_letra[l]])}" for l in letras)
+                  + f". O de tamanho intermediário fica perto do mínimo da curva (N* = {abreviado(N_otimo)}).",
+                  tipo="escolha", casas=0, erros=erros, opcoes=[(l, f"({l})") for l in letras], rotulo="Modelo")
