@@ -117,6 +117,8 @@ def test_leitura():
     assert ler_vetor("[-0,5; 1,5]", 2) == [-0.5, 1.5]
     assert ler_vetor("-0.5, 1.5", 2) == [-0.5, 1.5]
     assert ler_vetor("(1 2)", 2) == [1.0, 2.0]
+    assert ler_vetor("-0,5, 1,5", 2) == [-0.5, 1.5]
+    assert ler_vetor("1,2,3,4", 4) == [1.0, 2.0, 3.0, 4.0]
     with pytest.raises(Invalida, match="ponto e vírgula"):
         ler_vetor("0,5,1,5", 2)
     assert nfc("cha\u0303o") == "chão"

@@ -85,15 +85,18 @@ def ler_vetor(texto, d):
     t = s.strip("[]() ")
     if ";" in t:
         partes = t.split(";")
-    elif "," in t and "." in t:
+    elif ", " in t and len(t.split(", ")) == d:     # '-0,5, 1,5' ou '-0.5, 1.5'
+        partes = t.split(", ")
+    elif "," in t and "." in t:                      # '-0.5,1.5'
         partes = t.split(",")
-    elif "," in t and " " not in t.replace(", ", "¦").replace(" ,", "¦"):
-        if t.count(",") == d - 1:  # '1,2,3,4' com inteiros: quatro números
-            partes = t.split(",")
-        else:
-            raise Invalida(f"«{_eco(s)}»: separe os {d} números com ponto e vírgula, como em [-0,5; 1,5].")
+    elif len(t.split()) == d:                        # '-0,5 1,5'
+        partes = t.split()
+    elif "," in t and " " not in t and t.count(",") == d - 1:  # '1,2,3,4': inteiros
+        partes = t.split(",")
+    elif "," in t:
+        raise Invalida(f"«{_eco(s)}»: separe os {d} números com ponto e vírgula, como em [-0,5; 1,5].")
     else:
-        partes = t.replace(", ", " ").split()
+        partes = t.split()
     partes = [p.strip() for p in partes if p.strip()]
     if len(partes) != d:
         raise Invalida(f"«{_eco(s)}» tem {len(partes)} número(s); o vetor pedido tem {d}, "

@@ -3,7 +3,7 @@ import math
 
 from livro import brinquedo as b
 from livro import arquitetura as arq
-from livro.formato import inteiro, num, vetor
+from livro.formato import cientifico, inteiro, num, vetor
 from livro.exercicios.base import Degenerado, Erro, Versao, exercicio, esc, frase, sub, tk, ordinal
 
 
@@ -128,7 +128,7 @@ def qkv_1(s):
                   f"A variância da LayerNorm divide por d = {b.d}, não por d − 1."),
              Erro("sem a média", x[j - 1] / b.desvio(x), "Faltou subtrair a média μ antes de dividir.")]
     return Versao(f"Em «{esc(texto)}», x{sub(i)} = {vetor(x, 1)}. Calcule o {ordinal(j)} número de "
-                  f"u{sub(i)} = LN(x{sub(i)}) (γ = 1, β = 0, ε = 10⁻⁵).", resp,
+                  f"u{sub(i)} = LN(x{sub(i)}) (γ = 1, β = 0, ε = {cientifico(b.EPS, 0)}).", resp,
                   f"μ = {num(mu)}, σ² = {num(var)}, √(σ² + ε) = {num(b.desvio(x))}; "
                   f"({num(x[j - 1], 1)} − {num(mu)}) / {num(b.desvio(x))} = {num(resp)}.",
                   erros=erros, rotulo=f"u{sub(i)},{sub(j)}")
