@@ -111,7 +111,7 @@ def bloco_2(s):
              Erro("sem o ½", 2 * resp, "Faltou o ½ da fórmula: ½ z (1 + tanh(…)).")]
     return Versao(f"Calcule GELU(z) em z = {num(z, 2)}, com a aproximação por tanh da GELU, a do GPT-2: "
                   f"½ z (1 + tanh(√(2/π) (z + {num(b.K_GELU, 6)} z³))).", resp,
-                  f"√(2/π) (z + 0,044715 z³) = {num(b.C_GELU * (z + b.K_GELU * z ** 3))}; "
+                  f"√(2/π) (z + {num(b.K_GELU, 6)} z³) = {num(b.C_GELU * (z + b.K_GELU * z ** 3))}; "
                   f"tanh = {num(math.tanh(b.C_GELU * (z + b.K_GELU * z ** 3)))}; GELU = {num(resp)} "
                   f"(a GELU exata dá {num(_gelu_exata(z))}).", erros=erros, rotulo="GELU(z)")
 

@@ -38,15 +38,19 @@ def desde_2017_1(s):
                   tipo="inteiro", casas=0, erros=erros, rotulo="Bytes")
 
 
+# A regra de bolso das abordagens 1 e 2 de Hoffmann et al. (2022): tokens por parâmetro.
+TOKENS_POR_PARAMETRO = 20
+
+
 @exercicio("escala-1", "escala", "O mínimo da curva", transferencia=True)
 def escala_1(s):
     C = 1e23 if s is None else s.escolhe([1, 2, 3, 5]) * 10.0 ** s.escolhe([21, 22, 23, 24, 25])
     o = arq.otimo_chinchilla(C)
     N = o["N"] / 1e9
-    vinte = math.sqrt(C / (arq.FLOPS_TREINO * 20)) / 1e9
+    vinte = math.sqrt(C / (arq.FLOPS_TREINO * TOKENS_POR_PARAMETRO)) / 1e9
     erros = [Erro("C = ND", arq.otimo_chinchilla(C * arq.FLOPS_TREINO)["N"] / 1e9,
                   f"Treinar custa C ≈ {arq.FLOPS_TREINO} N D FLOPs: D = C / ({arq.FLOPS_TREINO} N)."),
-             Erro("20 por parâmetro", vinte, "A regra de 20 tokens por parâmetro é a das abordagens 1 e 2; "
+             Erro("a regra de bolso", vinte, f"A regra de {TOKENS_POR_PARAMETRO} tokens por parâmetro é a das abordagens 1 e 2; "
                   "aqui o pedido é o mínimo da curva do ajuste paramétrico (abordagem 3).")]
     h = arq.HOFFMANN_2022
     return Versao(f"Com o ajuste de Hoffmann et al. (2022), L(N, D) = E + A/N^α + B/D^β (E = {num(h['E'], 2)}, "
