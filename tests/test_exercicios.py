@@ -145,7 +145,8 @@ def test_widget_acoes():
     r3 = api.responder({"widget": "exercicio:tokens-1", "campos": {"semente": "abc"}})
     assert "livro" in r3["erro"] and "número" in r3["erro"]
     # o id vem do nome do widget, nunca de um campo
-    r4 = api.responder({"widget": "exercicio:tokens-1", "campos": {"id": "saida-1", "resposta": "7"}, "acao": "conferir"})
+    r4 = api.responder({"widget": "exercicio:tokens-1", "campos": {"id": "saida-1", "resposta": versao("tokens-1").resposta_txt},
+                           "acao": "conferir"})
     assert 'data-veredito="certo"' in r4["html"]
     assert api.responder({"widget": "exercicio:nao-existe"}) == {"erro": "Widget desconhecido."}
     assert api.responder({"widget": "exercicio:tokens-1"})["html"]  # o pedido de partida (esquentar)

@@ -118,7 +118,7 @@ def bloco_2(s):
 
 @exercicio("bloco-3", "bloco", "Os parâmetros de um bloco", transferencia=True)
 def bloco_3(s):
-    d, h = (768, 12) if s is None else s.escolhe([(256, 4), (512, 8), (1024, 16), (1280, 20), (1600, 25)])
+    d, h = (1024, 16) if s is None else s.escolhe([(256, 4), (512, 8), (1024, 16), (1280, 20), (1600, 25)])
     p = arq.params_bloco(d, h)
     erros = [Erro("sem vieses", arq.params_bloco(d, h, vieses=False)["total"],
                   "Cada camada linear do GPT-2 tem também um viés (um número por saída)."),
@@ -131,12 +131,12 @@ def bloco_3(s):
                   "As cabeças não mudam a conta.", tipo="inteiro", casas=0, erros=erros, rotulo="Parâmetros")
 
 
-@exercicio("bloco-4", "bloco", "Um caso do simulador: x dez vezes maior", transferencia=True)
+@exercicio("bloco-4", "bloco", "Um caso do simulador: x multiplicado", transferencia=True)
 def bloco_4(s):
     texto, ids, i, _, _ = _cena(s)
-    i = len(ids) if s is None else i
-    f = 10 if s is None else s.escolhe([2, 5, 10, 100])
-    j = 1 if s is None else s.inteiro(1, b.d)
+    i = 3 if s is None else i
+    f = 100 if s is None else s.escolhe([2, 5, 10, 100])
+    j = 2 if s is None else s.inteiro(1, b.d)
     x = b.embed(ids)[i - 1]
     if max(x) - min(x) < 0.5:
         raise Degenerado

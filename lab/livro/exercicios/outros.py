@@ -8,7 +8,7 @@ from livro.exercicios.base import Degenerado, Erro, Versao, exercicio
 
 @exercicio("por_que_bloco-1", "por_que_bloco", "A derivada da GELU exata", transferencia=True)
 def por_que_bloco_1(s):
-    z = -1 if s is None else s.escolhe([-2, -1.5, -0.5, 0.5, 1, 1.5, 2])
+    z = -1.5 if s is None else s.escolhe([-2, -1.5, -0.5, 0.5, 1, 1.5, 2])
     Phi = 0.5 * (1 + math.erf(z / math.sqrt(2)))
     phi = math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
     resp = Phi + z * phi
@@ -23,7 +23,7 @@ def por_que_bloco_1(s):
 
 @exercicio("desde_2017-1", "desde_2017", "O cache de KV por token", transferencia=True)
 def desde_2017_1(s):
-    g = arq.GPT2_SMALL
+    g = arq.GPT2_SMALL if s is not None else arq.CLASSE_8B
     L, h, kv = (g["n_camadas"], g["n_cabecas"], g["n_kv"]) if s is None else (
         s.escolhe([12, 24, 32]), 12, s.escolhe([1, 2, 4, 6, 12]))
     dh = g["d"] // h

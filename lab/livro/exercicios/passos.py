@@ -12,7 +12,7 @@ from livro.exercicios.base import Degenerado, Erro, Versao, exercicio, esc, fras
 # ---------------------------------------------------------------------------
 @exercicio("tokens-1", "tokens", "Quantos tokens?")
 def tokens_1(s):
-    texto = "o gato subiu no muro." if s is None else frase(s)
+    texto = "o gato subiu no sofá e no chão." if s is None else frase(s)
     toks = b.tokenizar(texto)
     n = len(toks)
     erros = [Erro("palavras", len(texto.split()),
@@ -28,9 +28,9 @@ def tokens_1(s):
 
 @exercicio("tokens-2", "tokens", "O id de um token")
 def tokens_2(s):
-    texto = "o gato subiu no muro." if s is None else frase(s)
+    texto = "o gato subiu no sofá e no chão." if s is None else frase(s)
     ids = b.codificar(texto)
-    k = 3 if s is None else s.inteiro(1, len(ids) - 1)
+    k = 6 if s is None else s.inteiro(1, len(ids) - 1)
     alvo = ids[k - 1]
     erros = [Erro("contou do 0", ids[k], "Você pegou o token seguinte: as posições contam do 1 "
                   f"(o {ordinal(k)} token é {tk(alvo)}); só os ids contam do 0."),
@@ -59,7 +59,7 @@ def tokens_3(s):
 # ---------------------------------------------------------------------------
 @exercicio("embeddings-1", "embeddings", "Uma linha de X")
 def embeddings_1(s):
-    texto = "o gato subiu no muro" if s is None else frase(s, maximo=b.n_ctx - 1)
+    texto = "o gato subiu no telhado" if s is None else frase(s, maximo=b.n_ctx - 1)
     ids = b.codificar(texto)
     n, t = len(ids), ids[-1]
     x = b.embed(ids)[-1]
@@ -76,7 +76,7 @@ def embeddings_1(s):
 
 @exercicio("embeddings-2", "embeddings", "O mesmo token em duas posições", transferencia=True)
 def embeddings_2(s):
-    t, i, j = (1, 1, 5) if s is None else (s.inteiro(0, b.V - 1), *sorted(s.amostra(range(1, b.n_ctx + 1), 2)))
+    t, i, j = (2, 2, 7) if s is None else (s.inteiro(0, b.V - 1), *sorted(s.amostra(range(1, b.n_ctx + 1), 2)))
     dif = [p - q for p, q in zip(b.P[j - 1], b.P[i - 1])]
     if all(x == 0 for x in dif):
         raise Degenerado
@@ -139,8 +139,9 @@ def qkv_2(s):
     texto, i = _prompt_linha(s)
     ids = b.codificar(texto)
     i = i or len(ids)
-    c = 2 if s is None else s.inteiro(1, b.n_cabecas)
-    nome, W = ("k", b.W_K) if s is None else s.escolhe([("q", b.W_Q), ("k", b.W_K), ("v", b.W_V)])
+    i = 4 if s is None else i
+    c = 1 if s is None else s.inteiro(1, b.n_cabecas)
+    nome, W = ("q", b.W_Q) if s is None else s.escolhe([("q", b.W_Q), ("k", b.W_K), ("v", b.W_V)])
     outra = b.W_Q if nome != "q" else b.W_K
     X = b.embed(ids)
     u = b.LN(X)[i - 1]
@@ -161,7 +162,7 @@ def qkv_2(s):
 @exercicio("qkv-3", "qkv", "As formas no GPT-2", transferencia=True)
 def qkv_3(s):
     g = arq.GPT2_SMALL
-    n = 6 if s is None else s.inteiro(2, 40)
+    n = 10 if s is None else s.inteiro(2, 40)
     dh = g["d"] // g["n_cabecas"]
     erros = [Erro("Q inteira", n * g["d"], f"Isso é Q inteira: uma cabeça tem d_h = {dh} colunas, não d = {g['d']}."),
              Erro("sem os tokens", dh, "Uma consulta por token: são n linhas.")]
