@@ -104,6 +104,7 @@ def test_outras_versoes(id_):
             if v.tipo in ("numero", "prob", "vetor"):
                 assert not perto(v, e.valor, v.resposta)
         assert versao(id_, sem).enunciado == v.enunciado
+        assert v.enunciado != versao(id_).enunciado, (id_, sem)  # outra versão é outra de verdade
     assert len(vistos) >= 5, id_  # a variação muda os números de verdade
 
 

@@ -118,7 +118,7 @@ def bloco_2(s):
 
 @exercicio("bloco-3", "bloco", "Os parâmetros de um bloco", transferencia=True)
 def bloco_3(s):
-    d, h = (1024, 16) if s is None else s.escolhe([(256, 4), (512, 8), (1024, 16), (1280, 20), (1600, 25)])
+    d, h = (1024, 16) if s is None else s.escolhe([(256, 4), (384, 6), (512, 8), (768, 12), (1024, 16), (1280, 20), (1600, 25), (2048, 32)])
     p = arq.params_bloco(d, h)
     erros = [Erro("sem vieses", arq.params_bloco(d, h, vieses=False)["total"],
                   "Cada camada linear do GPT-2 tem também um viés (um número por saída)."),

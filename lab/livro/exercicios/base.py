@@ -155,12 +155,15 @@ def versao(id, semente=None):
         v = _distintos(ex.gera(None))
     else:
         s = Sorteio(id, semente)
+        livro = versao(id).enunciado
         for _ in range(TENTATIVAS):
             try:
                 v = _distintos(ex.gera(s))
             except (Degenerado, ZeroDivisionError, ValueError):
                 continue
-            if v.erros and not na_borda(v):  # ao menos um erro típico que se distingue
+            # ao menos um erro típico que se distingue, longe da borda do arredondamento, e
+            # outros números de verdade (não a versão do livro de novo)
+            if v.erros and not na_borda(v) and v.enunciado != livro:
                 break
         else:
             v = _distintos(ex.gera(None))

@@ -2,22 +2,24 @@
 import math
 
 from livro import arquitetura as arq
-from livro.formato import cientifico, inteiro, num, abreviado
+from livro.formato import abreviado, casas_min, cientifico, inteiro, num
 from livro.exercicios.base import Degenerado, Erro, Versao, exercicio
 
 
 @exercicio("por_que_bloco-1", "por_que_bloco", "A derivada da GELU exata", transferencia=True)
 def por_que_bloco_1(s):
-    z = -1.5 if s is None else s.escolhe([-2, -1.5, -0.5, 0.5, 1, 1.5, 2])
+    z = -1.5 if s is None else s.escolhe([-2.5, -2, -1, -0.75, -0.5, -0.25, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5])
     Phi = 0.5 * (1 + math.erf(z / math.sqrt(2)))
     phi = math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
     resp = Phi + z * phi
     erros = [Erro("ReLU", 1.0 if z > 0 else 0.0, "Essa é a derivada da ReLU: 0 ou 1. A da GELU passa suave entre os dois."),
              Erro("só Φ", Phi, "Faltou o segundo termo da regra do produto: d/dz [z Φ(z)] = Φ(z) + z φ(z).")]
     return Versao(f"A GELU exata é z · Φ(z), com Φ a função de distribuição da normal padrão e φ a sua densidade. "
-                  f"Qual é a derivada dela em z = {num(z, 1)}?", resp,
-                  f"Φ({num(z, 1)}) = {num(Phi)} e φ({num(z, 1)}) = {num(phi)}; Φ + z φ = {num(resp)}. "
-                  "Negativa à esquerda: um gradiente pequeno, mas não nulo, onde a ReLU daria zero.",
+                  f"Qual é a derivada dela em z = {casas_min(z)}?", resp,
+                  f"Φ({casas_min(z)}) = {num(Phi)} e φ({casas_min(z)}) = {num(phi)}; Φ + z φ = {num(resp)}. "
+                  + ("Negativa: um gradiente pequeno, mas não nulo, onde a ReLU daria zero." if resp < 0 else
+                     "Acima de 1: ali a GELU sobe mais depressa que a identidade." if resp > 1 else
+                     "Entre 0 e 1: a GELU passa suave de um lado ao outro, sem o salto da ReLU em zero."),
                   erros=erros, rotulo="Derivada")
 
 
@@ -85,8 +87,8 @@ def escala_2(s):
     perdas = [arq.perda_com_compute(N, C) for N in Ns]
     por_letra = {letras[k]: ordem[k] for k in range(3)}          # letra -> qual modelo
     letra_de = {m: l for l, m in por_letra.items()}
-    if sorted(perdas)[1] - min(perdas) < 0.005:
-        raise Degenerado
+    if sorted(perdas)[1] - min(perdas) < 0.005 or min(range(3), key=lambda m: perdas[m]) != 1:
+        raise Degenerado  # sem uma só resposta clara (ou o do meio não é o melhor)
     linhas = "; ".join(f"({l}) N = {abreviado(Ns[por_letra[l]])}, D = {abreviado(C / (arq.FLOPS_TREINO * Ns[por_letra[l]]))}"
                        for l in letras)
     erros = [Erro("o maior", letra_de[2], "Crescer o modelo sem dados não paga: com C fixo, o maior treina em "

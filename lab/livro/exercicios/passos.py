@@ -65,9 +65,10 @@ def embeddings_1(s):
     x = b.embed(ids)[-1]
     erros = [Erro("contou a posição do 0", b.soma(b.E[t], b.P[n]),
                   f"Você usou a linha {n + 1} de P: as posições contam do 1, e o último token está na posição {n}."),
-             Erro("esqueceu P", list(b.E[t]), "Falta somar a linha da posição: x = E[id] + P[posição]."),
-             Erro("linha errada de E", b.soma(b.E[t - 1], b.P[n - 1]) if t > 0 else [99.0] * b.d,
-                  f"Você usou a linha do id {t - 1}: a linha do id {t} é a {t + 1}ª de E (os ids contam do 0).")]
+             Erro("esqueceu P", list(b.E[t]), "Falta somar a linha da posição: x = E[id] + P[posição].")]
+    if t > 0:
+        erros.append(Erro("linha errada de E", b.soma(b.E[t - 1], b.P[n - 1]),
+                          f"Você usou a linha do id {t - 1}: a linha do id {t} é a {t + 1}ª de E (os ids contam do 0)."))
     return Versao(f"Em «{esc(texto)}», o último token é {tk(t)} (id {t}), na posição {n}. "
                   f"Calcule a linha x{sub(n)} de X com as tabelas E e P.", x,
                   f"x{sub(n)} = E[{t}] + P[{n}] = {vetor(b.E[t], 1)} + {vetor(b.P[n - 1], 1)} = {vetor(x, 1)}.",
