@@ -1,4 +1,4 @@
-"""Exercícios dos passos 1 a 5: tokens, embeddings, Q/K/V, máscaras e o bloco."""
+"""Exercícios dos passos 1 a 3: tokens, embeddings e a LN com Q, K, V."""
 import math
 
 from livro import brinquedo as b
