@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check trava-rapida setup lock bench bench-widgets bench-paginas serve limpa chromium pdf poppler
+.PHONY: book test check trava-rapida setup lock listas bench-exercicios bench bench-widgets bench-paginas serve limpa chromium pdf poppler
 
 ## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
 ## e Node (fixado em package-lock.json)
@@ -113,6 +113,17 @@ test: book chromium poppler
 ## o pytest confere que essa razão é a mesma do build.
 lock: .venv/.pronto
 	$(PY) -m livro_ext.rapido --aceitar
+
+## Listas de exercícios para quem ensina: uma por aluno (seus números) e o gabarito, em _build/listas.
+## A mesma SEMENTE dá os mesmos bytes. Ex.: make listas ALUNOS=30 SEMENTE=2026
+ALUNOS ?= 30
+SEMENTE ?= 1
+listas: .venv/.pronto
+	$(PY) -m livro.exercicios.listas --alunos $(ALUNOS) --semente $(SEMENTE) --saida _build/listas
+
+## Exercícios conferidos: conferir ≤ 50 ms (p95) depois do runtime pronto; ≤ 15 KB gzip a mais antes de tocar.
+bench-exercicios: book chromium
+	node dev/bench_exercicios.mjs
 
 ## CPU do build limpo forçado e do rebuild depois de mudar um texto, contra os orçamentos.
 bench: setup

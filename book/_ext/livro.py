@@ -53,12 +53,12 @@ def no_config(app, config):
 
 def setup(app):
     # cada peça é um módulo do pacote com setup(app)
-    from . import (busca, chave_cache, figuras, icones, matematica, notebooks, razao_pagina, referencias_ptbr,
-                   tema, widgets, zigoto)
+    from . import (busca, chave_cache, exercicios, figuras, icones, matematica, notebooks, razao_pagina,
+                   referencias_ptbr, tema, widgets, zigoto)
 
     app.connect("config-inited", no_config)
     app.connect("builder-inited", zigoto.ligar)  # os kernels das páginas nascem do zigoto
     for peca in (widgets, notebooks, razao_pagina, tema, busca, icones, matematica, referencias_ptbr, chave_cache,
-                 figuras):
+                 figuras, exercicios):
         peca.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -21,7 +21,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 
 from livro.widgets import api as widgets_api
-from . import pos_build
+from . import exercicios, pos_build
 
 MARCA = 'class="livro-widget"'
 
@@ -32,7 +32,7 @@ class WidgetDirective(Directive):
 
     def run(self):
         nome = self.arguments[0]
-        if nome not in widgets_api.WIDGETS:
+        if not widgets_api.conhecido(nome):
             erro = self.state_machine.reporter.error(
                 f"widget desconhecido: {nome!r} (conhecidos: {', '.join(widgets_api.WIDGETS)})",
                 line=self.lineno)
@@ -72,6 +72,8 @@ def _por_pagina(app, pagename, templatename, context, doctree):
         script = PARTIDA.replace("__WIDGETS__", json.dumps(nomes))
         context["metatags"] = context.get("metatags", "") + f"\n<script>{script}</script>\n"
         app.add_js_file("widgets/widgets.js", defer="defer")
+        if any(n.startswith(widgets_api.PREFIXO_EXERCICIO) for n in nomes):
+            exercicios.por_pagina(app)  # o progresso e o enunciado de outra versão
 
 
 def setup(app):

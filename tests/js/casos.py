@@ -152,8 +152,26 @@ def casos():
                          for T, k, top_p, us in GERACOES]
     r["widget_geracao"] = [geracao_do_widget(*g, inst=f"casos-{i}") for i, g in enumerate(GERACOES)]
     r["pesos"] = {"E": b.E, "P": b.P}
+    r["exercicios"] = exercicios_casos()
     r["embeddings_todos"] = [embeddings_do_widget(t, pos) for t in range(b.V) for pos in range(1, b.n_ctx + 1)]
     return json.dumps(_limpa(r), ensure_ascii=False, sort_keys=True)
+
+
+def exercicios_casos():
+    """Cada exercício conferido: a versão do livro e duas sorteadas (enunciado, gabarito, erros) e o
+    veredito de respostas certas, erradas e hostis, pelo mesmo adaptador do navegador."""
+    from livro.exercicios import EXERCICIOS, versao
+    out = {}
+    for id_ in EXERCICIOS:
+        for sem in (None, 7, 4242):
+            v = versao(id_, sem)
+            out[f"{id_}@{sem}"] = [v.enunciado, v.resposta_txt, [(e.nome, v.texto(e.valor)) for e in v.erros]]
+        v = versao(id_, None)
+        for resp in [v.resposta_txt, ""] + [v.texto(e.valor) for e in v.erros] + ["abc", "1e308", "<script>x</script>"]:
+            out[f"{id_}:{resp}"] = w.responder({"widget": f"exercicio:{id_}", "campos": {"resposta": resp},
+                                                "acao": "conferir"})
+        out[f"{id_}:outra"] = w.responder({"widget": f"exercicio:{id_}", "acao": "outra", "inst": "casos"})
+    return out
 
 
 if __name__ == "__main__":

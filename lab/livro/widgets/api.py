@@ -37,15 +37,35 @@ WIDGETS = {
 }
 
 
+# Um exercício conferido é o widget `exercicio:<id>` (livro/widgets/exercicio.py, livro/exercicios).
+PREFIXO_EXERCICIO = "exercicio:"
+
+
+def exercicio_de(nome):
+    """'exercicio:tokens-1' -> 'tokens-1' (um exercício conhecido), senão None."""
+    if not isinstance(nome, str) or not nome.startswith(PREFIXO_EXERCICIO):
+        return None
+    from livro.exercicios import EXERCICIOS
+    id_ = nome[len(PREFIXO_EXERCICIO):]
+    return id_ if id_ in EXERCICIOS else None
+
+
+def conhecido(nome):
+    """Um nome de widget que a diretiva e o navegador aceitam."""
+    return (isinstance(nome, str) and nome in WIDGETS) or exercicio_de(nome) is not None
+
+
 def funcoes(nome):
     """(padrão, formulário, cálculo) do widget, importando o módulo dele na primeira vez."""
+    if exercicio_de(nome) is not None:
+        return importlib.import_module("livro.widgets.exercicio").REGISTRO["exercicio"]
     return importlib.import_module(f"livro.widgets.{WIDGETS[nome][1]}").REGISTRO[nome]
 
 
 def importar_todos():
     """Importa já os módulos de todos os widgets. O worker do navegador chama isto antes de
     guardar a memória do Python: a página seguinte os recebe importados."""
-    for modulo in sorted({m for _, m in WIDGETS.values()}):
+    for modulo in sorted({m for _, m in WIDGETS.values()} | {"exercicio"}):
         importlib.import_module(f"livro.widgets.{modulo}")
 
 
@@ -68,7 +88,7 @@ def responder(pedido):
         if not isinstance(pedido, dict):
             raise ErroEntrada("Pedido ilegível.")
         nome = pedido.get("widget")
-        if not isinstance(nome, str) or nome not in WIDGETS:
+        if not conhecido(nome):
             raise ErroEntrada("Widget desconhecido.")
         padrao, _, calcula = funcoes(nome)
         enviados = pedido.get("campos") or {}
@@ -82,6 +102,8 @@ def responder(pedido):
         acao = pedido.get("acao") or None
         if acao is not None and not isinstance(acao, str):
             raise ErroEntrada("Ação desconhecida.")
+        if exercicio_de(nome) is not None:
+            campos["id"] = exercicio_de(nome)   # o exercício vem do nome, nunca de um campo
         inst = pedido.get("inst")
         saida, campos, desligar, *rotulos = calcula(campos, acao, inst if isinstance(inst, str) else None)
         r = {"html": saida, "campos": campos, "desligar": desligar}
@@ -110,11 +132,13 @@ def responder_json(texto):
 def id_do_widget(nome, vez=1):
     """O id do contêiner de um widget na página: `widget-NOME`, e `widget-NOME-2` para o 2º widget
     com o mesmo nome na mesma página (a diretiva do build, a trava rápida e dev/mutacoes.py)."""
-    return f"widget-{nome}" + (f"-{vez}" if vez > 1 else "")
+    return f"widget-{nome.replace(':', '-')}" + (f"-{vez}" if vez > 1 else "")
 
 
 def widget_html(nome, inst):
     """O widget inteiro como a página o mostra no build (controles + números)."""
+    if exercicio_de(nome) is not None:
+        return importlib.import_module("livro.widgets.exercicio").html(exercicio_de(nome), inst)
     if nome not in WIDGETS:
         raise KeyError(f"widget desconhecido: {nome!r} (conhecidos: {', '.join(WIDGETS)})")
     titulo = WIDGETS[nome][0]

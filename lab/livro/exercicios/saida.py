@@ -1,0 +1,176 @@
+"""Exercícios dos passos 6 e 7: a saída (logits, probabilidades, perda) e a escolha do próximo token."""
+import math
+
+from livro import brinquedo as b
+from livro.formato import casas_min, num
+from livro.exercicios.base import Degenerado, Erro, Versao, exercicio, esc, frase, sub, tk
+
+
+def _logits(s, com_linha=False):
+    """(texto, linha i, z da linha i) do prompt do livro (última linha) ou de um sorteado."""
+    texto = b.PROMPT if s is None else frase(s)
+    ids = b.codificar(texto)
+    i = len(ids) if (s is None or not com_linha) else s.inteiro(1, len(ids))
+    return texto, ids, i, b.modelo(ids)["z"][i - 1]
+
+
+def _tabela(z):
+    """Os logits no enunciado: token = valor, um por id."""
+    return "; ".join(f"{tk(j)} {num(x)}" for j, x in enumerate(z))
+
+
+def _unico(p, n=3, folga=0.002):
+    """Os n primeiros de p sem empate na precisão impressa (senão, sorteia de novo)."""
+    o = b.ranking(p)
+    if any(p[o[k]] - p[o[k + 1]] < folga for k in range(min(n, len(o) - 1))):
+        raise Degenerado
+    return o
+
+
+@exercicio("saida-1", "saida", "Uma probabilidade dos logits")
+def saida_1(s):
+    texto, ids, i, z = _logits(s, True)
+    p = b.softmax(z)
+    o = _unico(p)
+    j = o[0] if s is None else s.escolhe(o[:4])
+    soma_z = sum(z)
+    erros = [Erro("sem exponencial", z[j] / soma_z if soma_z else 99.0,
+                  "Você dividiu o logit pela soma dos logits: o softmax exponencia antes, p = e^z / Σ e^z."),
+             Erro("uniforme", 1 / b.V, f"Esse é o chute uniforme, 1/{b.V}: use os logits.")]
+    return Versao(f"Em «{esc(texto)}», os logits da linha {i} são: {_tabela(z)}. "
+                  f"Qual é a probabilidade de {tk(j)}?", p[j],
+                  f"p = e^{{{num(z[j])}}} / Σ e^z = {num(math.exp(z[j]))} / {num(sum(math.exp(x) for x in z))} = {num(p[j])}.",
+                  tipo="prob", erros=erros, rotulo="Probabilidade")
+
+
+@exercicio("saida-2", "saida", "Logits multiplicados", transferencia=True)
+def saida_2(s):
+    texto, ids, i, z = _logits(s)
+    a = 2 if s is None else s.escolhe([0.5, 1.5, 2, 3])
+    p, pa = b.softmax(z), b.softmax([a * x for x in z])
+    t = b.ranking(p)[0]
+    erros = [Erro("não muda", p[t], "Somar uma constante não muda nada, mas multiplicar muda: as diferenças entre "
+                  "logits crescem (ou encolhem) com o fator."),
+             Erro("potência sem renormalizar", p[t] ** a, f"p^{casas_min(a)} é o numerador certo, mas falta dividir "
+                  "pela nova soma de todos os termos."),
+             Erro("multiplicou p", a * p[t] if a * p[t] <= 1 else 99.0, "Multiplicar os logits não multiplica as probabilidades.")]
+    return Versao(f"Em «{esc(texto)}», o mais provável da última linha é {tk(t)}, com p = {num(p[t])}. "
+                  f"Multiplique todos os {b.V} logits por {casas_min(a)}: qual passa a ser a probabilidade de {tk(t)}?",
+                  pa[t], f"softmax({casas_min(a)} · z) é o softmax na temperatura T = 1/{casas_min(a)}: "
+                  f"p = {num(pa[t])} (era {num(p[t])}).", tipo="prob", erros=erros, rotulo="Probabilidade")
+
+
+@exercicio("saida-3", "saida", "A perda de uma linha")
+def saida_3(s):
+    texto = "o gato subiu no muro" if s is None else frase(s, minimo=3)
+    ids = b.codificar(texto)
+    i = len(ids) - 1 if s is None else s.inteiro(1, len(ids) - 1)
+    p = b.modelo(ids)["p"][i - 1]
+    alvo = ids[i]
+    top = b.ranking(p)[0]
+    if top == alvo and s is not None:
+        raise Degenerado  # com o alvo em primeiro, o erro "usou o mais provável" não se distingue
+    resp = -math.log(p[alvo])
+    erros = [Erro("log na base 10", -math.log10(p[alvo]), "A perda do livro usa o logaritmo natural (nats), não o de base 10."),
+             Erro("sem o sinal", math.log(p[alvo]), "A perda é −ln p: o sinal de menos a deixa positiva."),
+             Erro("o mais provável", -math.log(p[top]), f"Use a probabilidade do alvo, {tk(alvo)}, não a do mais provável.")]
+    return Versao(f"Em «{esc(texto)}», a linha {i} ({tk(ids[i - 1])}) tem como alvo o token seguinte, {tk(alvo)}, "
+                  f"com p = {num(p[alvo])}; o mais provável é {tk(top)}, com {num(p[top])}. "
+                  f"Qual é a perda dessa linha, em nats?", resp,
+                  f"−ln {num(p[alvo])} = {num(resp)} nats.", erros=erros, casas=2, rotulo="Perda (nats)")
+
+
+# ---------------------------------------------------------------------------
+# Passo 7: temperatura, top-k, top-p, o sorteio u
+# ---------------------------------------------------------------------------
+def _z_ultima(s):
+    texto = b.PROMPT if s is None else frase(s)
+    return texto, b.modelo(b.codificar(texto))["z"][-1]
+
+
+def _longe(u, acum, folga=0.01):
+    """u longe de toda soma acumulada (senão a resposta depende do arredondamento)."""
+    if any(abs(u - a) < folga for a in acum):
+        raise Degenerado
+
+
+@exercicio("proximo_token-1", "proximo_token", "Que token sai?")
+def proximo_1(s):
+    texto, z = _z_ultima(s)
+    T, k, u = (0.7, 2, 0.8) if s is None else (s.escolhe([0.5, 0.7, 1, 1.5, 2]), s.inteiro(2, 5), s.escolhe([0.3, 0.45, 0.6, 0.75, 0.9]))
+    resp, det = b.escolher(z, T=T, k=k, u=u)
+    _longe(u, det["acumuladas"])
+    p1 = b.softmax(z)
+    pT_errado = b.softmax([x / T for x in p1])  # a temperatura aplicada às probabilidades
+    o_err, q_err = b.filtrar(pT_errado, k)
+    ordem = det["mantidos"]
+    cru = [det["p"][j] for j in ordem]
+    erros = [Erro("T nas probabilidades", b.sortear(o_err, q_err, u),
+                  "Você dividiu as probabilidades por T: a temperatura divide os logits, antes do softmax."),
+             Erro("sem renormalizar", b.sortear(ordem, cru, u),
+                  f"Depois do top-k, as {k} probabilidades que ficam são divididas pela soma delas (somam 1 de novo)."),
+             Erro("sem o top-k", b.sortear(b.ranking(det["p"]), sorted(det["p"], reverse=True), u),
+                  f"O top-k deixa só os {k} mais prováveis antes do sorteio.")]
+    linhas = "; ".join(f"{tk(j)} {num(q)} (acumulada {num(a)})" for j, q, a in zip(ordem, det["q"], det["acumuladas"]))
+    return Versao(f"Os logits da última linha de «{esc(texto)}» são: {_tabela(z)}. Com T = {casas_min(T)}, "
+                  f"top-k = {k} e o sorteio u = {casas_min(u)}, que token sai?", resp,
+                  f"softmax(z / {casas_min(T)}), os {k} primeiros, renormalizados: {linhas}. "
+                  f"O primeiro cuja acumulada passa de {casas_min(u)} é {tk(resp)}.",
+                  tipo="token", erros=erros, rotulo="Token")
+
+
+@exercicio("proximo_token-2", "proximo_token", "Quantos ficam no top-p?")
+def proximo_2(s):
+    texto, z = _z_ultima(s)
+    T, P = (0.7, 0.9) if s is None else (s.escolhe([0.5, 0.7, 1, 1.5, 2]), s.escolhe([0.5, 0.7, 0.8, 0.9, 0.95]))
+    p = b.softmax(z, T)
+    o, _ = b.filtrar(p, top_p=P)
+    acum = b.acumuladas(sorted(p, reverse=True))
+    _longe(P, acum, 0.005)
+    erros = [Erro("parou antes", len(o) - 1, f"O top-p guarda o menor conjunto cuja soma chega a {casas_min(P)}: "
+                  "o token que faz a soma passar do corte também fica."),
+             Erro("sem a temperatura", len(b.filtrar(b.softmax(z), top_p=P)[0]),
+                  f"O corte vale sobre as probabilidades já na temperatura T = {casas_min(T)}.")]
+    return Versao(f"Os logits da última linha de «{esc(texto)}» são: {_tabela(z)}. Com T = {casas_min(T)} e "
+                  f"top-p = {casas_min(P)}, quantos tokens ficam para o sorteio?", len(o),
+                  "As acumuladas, do mais provável ao menos: " + "; ".join(num(a) for a in acum[:len(o) + 1])
+                  + f". A {len(o)}ª é a primeira que chega a {casas_min(P)}: ficam {len(o)}.",
+                  tipo="inteiro", casas=0, erros=erros, rotulo="Tokens")
+
+
+@exercicio("proximo_token-3", "proximo_token", "Depois do corte", transferencia=True)
+def proximo_3(s):
+    texto, z = _z_ultima(s)
+    T, P = (0.7, 0.9) if s is None else (s.escolhe([0.5, 0.7, 1, 1.5]), s.escolhe([0.5, 0.7, 0.8, 0.9]))
+    p = b.softmax(z, T)
+    o, q = b.filtrar(p, top_p=P)
+    if len(o) < 2:
+        raise Degenerado
+    erros = [Erro("top-p sem renormalizar", p[o[0]], "Os tokens que ficam dividem a probabilidade toda: divida "
+                  "cada p pela soma dos que ficaram."),
+             Erro("T = 1", b.filtrar(b.softmax(z), top_p=P)[1][0],
+                  f"Use as probabilidades na temperatura T = {casas_min(T)}.")]
+    return Versao(f"Os logits da última linha de «{esc(texto)}» são: {_tabela(z)}. Com T = {casas_min(T)} e "
+                  f"top-p = {casas_min(P)}, que probabilidade tem {tk(o[0])} no sorteio, depois do corte?", q[0],
+                  f"Ficam {len(o)} tokens, com soma {num(sum(p[j] for j in o))}; "
+                  f"{num(p[o[0]])} / {num(sum(p[j] for j in o))} = {num(q[0])}.",
+                  tipo="prob", erros=erros, rotulo="Probabilidade")
+
+
+@exercicio("proximo_token-4", "proximo_token", "Outra temperatura", transferencia=True)
+def proximo_4(s):
+    texto, z = _z_ultima(s)
+    T = 0.5 if s is None else s.escolhe([0.25, 0.5, 0.7, 1.5, 2, 3])
+    p1 = b.softmax(z)
+    t = _unico(p1)[0]
+    pT = b.softmax(z, T)
+    erros = [Erro("T nas probabilidades", b.softmax([x / T for x in p1])[t],
+                  "Você dividiu as probabilidades por T: a temperatura divide os logits, antes do softmax."),
+             Erro("multiplicou por T", b.softmax([x * T for x in z])[t], "Com T, os logits são divididos por T, não multiplicados."),
+             Erro("T = 1", p1[t], "Essa é a probabilidade em T = 1.")]
+    return Versao(f"Em T = 1, {tk(t)} tem p = {num(p1[t])} na última linha de «{esc(texto)}»; os logits são: "
+                  f"{_tabela(z)}. Qual é a probabilidade de {tk(t)} em T = {casas_min(T)}?", pT[t],
+                  f"softmax(z / {casas_min(T)}): p = {num(pT[t])}.", tipo="prob", erros=erros, rotulo="Probabilidade")
+
+
+_ = sub  # (reservado aos enunciados com índices)

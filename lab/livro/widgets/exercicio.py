@@ -1,0 +1,134 @@
+"""O widget de um exercício conferido: `exercicio:<id>` (um por exercício, na página).
+
+O leitor digita a resposta e aperta "Conferir": o Python do navegador (este arquivo, com
+`livro.exercicios`) devolve o veredito, com o diagnóstico do erro típico com que a resposta bate.
+"Outra versão" sorteia outros números de uma semente mostrada na tela (dois alunos comparam).
+Sem JavaScript, a página mostra o enunciado e a resposta num dropdown, como os outros exercícios.
+
+O veredito sai num elemento com `data-veredito="certo" | "errado" | "invalido"`; o enunciado da
+versão atual vai num `<div data-lx-enunciado hidden>` da saída, que `_static/exercicios.js` copia
+para o lugar do enunciado (acima do campo).
+"""
+from livro.exercicios import EXERCICIOS, versao
+from livro.exercicios.confere import conferir, tolerancia
+from livro.widgets.campos import ErroEntrada
+from livro.widgets.html import botao, escapa, linha
+
+PREFIXO = "exercicio:"
+MAX_SEMENTE = 999999
+LIVRO = "livro"
+
+
+def padrao():
+    return {"id": "", "resposta": "", "semente": LIVRO}
+
+
+def ler_semente(valor):
+    """'livro' (ou vazio) -> None; '123' -> 123; outra coisa -> ErroEntrada em português."""
+    s = "" if valor is None else str(valor).strip()
+    if s.lower() in ("", LIVRO):
+        return None
+    if not s.isdigit() or not 1 <= int(s) <= MAX_SEMENTE:
+        raise ErroEntrada(f"A versão é «{LIVRO}» ou um número inteiro de 1 a {MAX_SEMENTE}.")
+    return int(s)
+
+
+def proxima(semente, inst):
+    """A semente de "outra versão": depende da atual e da carga da página (inst), nunca se repete
+    na hora."""
+    h = 2166136261
+    for ch in f"{inst or ''}|{semente or 0}":
+        h = ((h ^ ord(ch)) * 16777619) % 2 ** 32
+    nova = 1 + h % MAX_SEMENTE
+    return nova if nova != semente else 1 + nova % MAX_SEMENTE
+
+
+def _campo_resposta(v, valor):
+    if v.tipo == "escolha":
+        itens = "".join(f'<label class="lw-radio"><input type="radio" name="resposta" value="{escapa(k)}"'
+                        f'{" checked" if str(k) == str(valor) else ""} disabled><span>{escapa(t)}</span></label>'
+                        for k, t in v.opcoes)
+        return f'<fieldset class="lw-grupo"><legend>{escapa(v.rotulo)}</legend>{itens}</fieldset>'
+    modo = "text" if v.tipo in ("token", "vetor") else "decimal"
+    exemplo = {"vetor": "[-0,5; 1,5]", "token": "␣gato", "prob": "0,25 ou 25%", "inteiro": "12"}.get(v.tipo, "0,25")
+    return (f'<label class="lw-campo lx-campo"><span>{escapa(v.rotulo)}</span>'
+            f'<input type="text" name="resposta" value="{escapa(valor)}" size="14" inputmode="{modo}" '
+            f'placeholder="{escapa(exemplo)}" autocomplete="off" spellcheck="false" disabled></label>')
+
+
+def formulario(campos):
+    v = versao(campos["id"], None)
+    return (linha(_campo_resposta(v, campos.get("resposta", "")), botao("Conferir", "conferir", principal=True))
+            + linha(botao("Outra versão", "outra"), botao("Versão do livro", "livro"),
+                    f'<label class="lw-campo lx-semente"><span>Versão</span><input type="text" name="semente" '
+                    f'value="{escapa(campos.get("semente", LIVRO))}" size="7" autocomplete="off" '
+                    f'spellcheck="false" disabled></label>'))
+
+
+def enunciado(v):
+    tol = tolerancia(v)
+    return f'{v.enunciado}' + (f' <span class="lx-tol">({tol}.)</span>' if tol else "")
+
+
+def resolucao(v):
+    return (f'<details class="lx-resolucao"><summary>Resposta</summary>'
+            f'<p><strong>{escapa(v.resposta_txt)}</strong>. {v.resolucao}</p></details>')
+
+
+def veredito(v, texto):
+    """O HTML do veredito (com data-veredito) para a resposta digitada."""
+    estado, erro, _, msg = conferir(v, texto)
+    if estado == "invalido":
+        corpo = escapa(msg)
+    elif estado == "certo":
+        corpo = f"Certo: {escapa(v.resposta_txt)}."
+    elif erro is not None:
+        corpo = (f"Ainda não. A sua resposta bate com um erro típico, <strong>{escapa(erro.nome)}</strong> "
+                 f"(que daria {escapa(v.texto(erro.valor))}). Dica: {erro.dica}")
+    else:
+        corpo = ("Ainda não: a resposta não bate com o gabarito nem com os erros típicos que este exercício "
+                 "conhece. Refaça a conta com calma, ou veja a resolução.")
+    return f'<p class="lx-veredito lx-{estado}" data-veredito="{estado}">{corpo}</p>'
+
+
+def calcula(campos, acao, inst):
+    id_ = campos["id"]
+    semente = ler_semente(campos.get("semente"))
+    if acao == "outra":
+        semente = proxima(semente, inst)
+        campos["resposta"] = ""
+    elif acao == "livro":
+        semente = None
+        campos["resposta"] = ""
+    elif acao not in (None, "conferir"):
+        raise ErroEntrada("Ação desconhecida.")
+    campos["semente"] = LIVRO if semente is None else str(semente)
+    v = versao(id_, semente)
+    html = f'<div data-lx-enunciado hidden>{enunciado(v)}</div>'
+    if acao == "conferir":
+        html += veredito(v, campos.get("resposta"))
+    elif acao in ("outra", "livro"):
+        html += f'<p class="lx-nova">{"Versão do livro" if semente is None else f"Versão {semente}"}: o enunciado acima mudou.</p>'
+    html += resolucao(v)
+    return html, campos, ["livro"] if semente is None else []
+
+
+def html(id_, inst):
+    """O exercício inteiro, como a página o mostra no build (a versão do livro)."""
+    ex = EXERCICIOS[id_]
+    campos = {**padrao(), "id": id_}
+    saida, *_ = calcula(dict(campos), None, None)
+    v = versao(id_, None)
+    marca = " · transferência" if ex.transferencia else ""
+    return (f'<div class="livro-widget" data-widget="{PREFIXO}{escapa(id_)}" '
+            f'data-exercicio="{escapa(id_)}" id="{escapa(inst)}">'
+            f'<p class="lw-titulo">Exercício conferido · {escapa(ex.titulo)}{marca}</p>'
+            f'<div class="lx-enunciado">{enunciado(v)}</div>'
+            f'<form class="lw-form" autocomplete="off" novalidate>{formulario(campos)}</form>'
+            f'<p class="lw-status" role="status">Com JavaScript, o Python do navegador confere a sua resposta.</p>'
+            f'<p class="lw-erro" role="alert" hidden></p>'
+            f'<div class="lw-saida" aria-live="polite" role="region" '
+            f'aria-label="Veredito: {escapa(ex.titulo)}">{saida}</div></div>')
+
+
+REGISTRO = {"exercicio": (padrao, formulario, calcula)}
