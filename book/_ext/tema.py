@@ -258,6 +258,8 @@ def tabindex_so_no_livro(app, exc):
 
 
 def setup(app):
+    from . import linhas
+    linhas.setup(app)
     app.add_search_language(SearchPortuguesSemAcento)
     app.connect("config-inited", opcoes_do_tema)
     # cedo: os scripts em dobro já estão no contexto quando a página começa
