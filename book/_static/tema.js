@@ -236,4 +236,40 @@
   };
   if (document.readyState === "complete") comecar();
   else window.addEventListener("load", comecar);
+
+  // --- 4. Saltos para um título (#fragmento) ---------------------------------------------
+  // As seções longe da tela não são desenhadas (content-visibility: auto, no livro.css) e
+  // valem uma altura provisória: um salto calculado com ela cai longe do título, e as seções
+  // crescem durante a rolagem. Antes de um salto na mesma página (clique num link, o "Nesta
+  // página", voltar/avançar) ou ao abrir a página com um #fragmento, todas passam a ser
+  // desenhadas (html.livro-desenhado), e o salto é refeito com as alturas de verdade.
+  const alvoDe = (hash) => {
+    try { return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null; } catch { return null; }
+  };
+  const desenharTudo = () => document.documentElement.classList.add("livro-desenhado");
+  const saltar = (alvo) => {
+    desenharTudo();
+    alvo.scrollIntoView({ block: "start", behavior: "instant" });
+    // um quadro depois (a página já tem as alturas de verdade), mais uma vez
+    requestAnimationFrame(() => alvo.scrollIntoView({ block: "start", behavior: "instant" }));
+  };
+  document.addEventListener("click", (ev) => {
+    const a = ev.target.closest?.("a[href*='#']");
+    if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || url.pathname !== location.pathname) return;
+    const alvo = alvoDe(url.hash);
+    if (!alvo) return;
+    ev.preventDefault();
+    if (location.hash !== url.hash) history.pushState(null, "", url.hash);
+    saltar(alvo);
+  }, true);
+  window.addEventListener("popstate", () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); });
+  window.addEventListener("hashchange", () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); });
+  if (alvoDe(location.hash)) {
+    desenharTudo();
+    const refazer = () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); };
+    refazer();
+    if (document.readyState !== "complete") window.addEventListener("load", refazer, { once: true });
+  }
 })();
