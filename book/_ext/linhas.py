@@ -9,6 +9,8 @@ volta sob o comentário; o de uma linha de código, quatro colunas além do recu
 uma saída, duas. O Pygments fecha cada `<span>` antes do fim da linha, então cortar no
 "\\n" não quebra nenhuma tag; o "\\n" fica fora do span (o botão de copiar lê o innerText).
 
+O <style> de reserva dos diagramas (para notebooks) sai do corpo: no site vale o diagramas.css.
+
 Nas tabelas, um vetor [a; b; c] vem com espaços que não quebram (livro.paginas.tabela): aqui
 cada "; " ganha um <wbr>, e o vetor só se parte onde falta lugar (no celular), nunca no meio
 de um número.
@@ -81,9 +83,26 @@ def vetores_partiveis(corpo: str) -> str:
     return _CELULA.sub(um, corpo)
 
 
+_RESERVA = re.compile(r"<style>:where\(\.lv-.*?</style>\n?", re.S)
+
+
+def sem_estilo_de_reserva(corpo: str) -> str:
+    """Tira o <style> de reserva dos diagramas (livro.diagramas, para notebooks) do corpo.
+
+    No site o diagramas.css, no <head>, já desenha os diagramas; um <style> no corpo não é
+    HTML válido.
+
+    >>> sem_estilo_de_reserva('<div><style>:where(.lv-svg){x:1}</style><svg></svg></div>')
+    '<div><svg></svg></div>'
+    """
+    return _RESERVA.sub("", corpo)
+
+
 def na_pagina(app, pagename, templatename, context, doctree):
     if "body" not in context:
         return
+    if "<style>:where(.lv-" in context["body"]:
+        context["body"] = sem_estilo_de_reserva(context["body"])
     if '<div class="highlight"><pre>' in context["body"]:
         context["body"] = quebrar(context["body"])
     if "<td" in context["body"]:
