@@ -4,7 +4,7 @@ Num celular uma linha de código mais larga que a coluna quebra (livro.css: pre-
 mais nada, o resto dela começaria na coluna 0 e se leria como código (o "# √(σ² + / ε)" de
 um comentário). Aqui, no fim da escrita de cada página, cada linha de um bloco realçado
 (`<div class="highlight"><pre>`: células, saídas, blocos de código) vira um
-`<span class="lv-l">` com o seu recuo de continuação em `--r`: o resto de um comentário
+`<span class="lc-l">` com o seu recuo de continuação em `--r`: o resto de um comentário
 volta sob o comentário; o de uma linha de código, quatro colunas além do recuo dela; o de
 uma saída, duas. O Pygments fecha cada `<span>` antes do fim da linha, então cortar no
 "\\n" não quebra nenhuma tag; o "\\n" fica fora do span (o botão de copiar lê o innerText).
@@ -63,7 +63,7 @@ def quebrar(corpo: str) -> str:
         if linhas and linhas[-1] == "":
             linhas.pop()
             fim = "\n"
-        saida = [f'<span class="lv-l" style="--r:{recuo(lin, codigo)}ch">{lin}</span>' for lin in linhas]
+        saida = [f'<span class="lc-l" style="--r:{recuo(lin, codigo)}ch">{lin}</span>' for lin in linhas]
         return m.group(1) + "\n".join(saida) + fim + m.group(3)
     return _PRE.sub(um, corpo)
 

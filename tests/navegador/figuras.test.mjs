@@ -134,7 +134,7 @@ function medir(semEncolher) {
   }
   // 6. Código: cada linha num span com recuo; a que quebra recomeça além da coluna 0.
   for (const pre of artigo.querySelectorAll("div.highlight pre")) {
-    const linhas = pre.querySelectorAll(":scope > .lv-l");
+    const linhas = pre.querySelectorAll(":scope > .lc-l");
     if (!linhas.length && pre.textContent.trim()) { problemas.push(`código «${trecho(pre)}» sem as linhas com recuo`); continue; }
     const altura = parseFloat(getComputedStyle(pre).lineHeight) || 20;
     for (const l of linhas) {
