@@ -75,6 +75,19 @@ def _traduz(no):
     return no
 
 
+def _ordem():
+    from pybtex.style.sorting.author_year_title import SortingStyle
+
+    class Ordem(SortingStyle):
+        """A ordem do alfabeto também para os autores coletivos, que o .bib escreve entre
+        chaves ({Gemma Team}, {DeepSeek-AI}): sem tirar as chaves, a "{" vinha depois do "z"."""
+
+        def person_key(self, person):
+            return super().person_key(person).replace("{", "").replace("}", "")
+
+    return Ordem
+
+
 def _estilos():
     from pybtex.database import Entry
     from pybtex.richtext import Text
@@ -95,6 +108,8 @@ def _estilos():
 
     class Estilo(Plain):
         """O plain do pybtex em português (ver o docstring do módulo)."""
+
+        default_sorting_style = "ptbr_ordem"
 
         def format_names(self, role, as_sentence=True):
             feito = nomes(role, sep=", ", sep2=" e ", last_sep=" e ")
@@ -189,6 +204,7 @@ def setup(app):
     import pybtex.plugin
     from sphinxcontrib.bibtex.plugin import register_plugin
 
+    pybtex.plugin.register_plugin("pybtex.style.sorting", "ptbr_ordem", _ordem())
     pybtex.plugin.register_plugin("pybtex.style.formatting", "ptbr", _estilos())
     # O sphinxcontrib-bibtex pede o backend "plaintext" a cada citação, e o pybtex o procura
     # nos entry points de todos os pacotes instalados, toda vez (~1 s de CPU num build).
