@@ -34,3 +34,18 @@ def test_raiz_redireciona_com_icone(build):
     assert 'http-equiv="Refresh" content="0; url=book/index.html"' in raiz
     icone = re.search(r'<link rel="icon" href="([^"]+)"', raiz)
     assert icone and (build / "html" / icone.group(1)).is_file()
+
+
+def test_bibliografia_em_ordem_com_autores_coletivos(build):
+    """Autores coletivos ({Gemma Team}) e em minúscula (nostalgebraist) no lugar do alfabeto,
+    não depois de Zhang (a "{" do .bib vinha depois do "z")."""
+    texto = (build / "html" / "book" / "referencias.html").read_text(encoding="utf-8")
+    itens = [re.sub(r"^\[\d+\]\s*", "", re.sub(r"<[^>]+>", "", i).strip())
+             for i in re.findall(r'role="listitem">(.*?)</div>', texto, re.S)]
+    assert len(itens) > 30
+    # a posição do 1º item cujo 1º autor tem esse nome
+    pos = {nome: next(k for k, i in enumerate(itens) if nome in i.split(",")[0].split(" e ")[0])
+           for nome in ["DeepSeek-AI", "Devlin", "Gemma Team", "Geva", "nostalgebraist", "Olsson", "Team OLMo",
+                        "Touvron", "Zhang"]}
+    assert pos["DeepSeek-AI"] < pos["Devlin"] < pos["Gemma Team"] < pos["Geva"]
+    assert pos["nostalgebraist"] < pos["Olsson"] and pos["Team OLMo"] < pos["Touvron"] < pos["Zhang"]
