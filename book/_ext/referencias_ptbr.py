@@ -89,6 +89,7 @@ def _ordem():
 
 
 def _estilos():
+    Ordem = _ordem()
     from pybtex.database import Entry
     from pybtex.richtext import Text
     from pybtex.style.formatting.plain import Style as Plain
@@ -109,7 +110,10 @@ def _estilos():
     class Estilo(Plain):
         """O plain do pybtex em português (ver o docstring do módulo)."""
 
-        default_sorting_style = "ptbr_ordem"
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.sorting_style = Ordem()
+            self.sort = self.sorting_style.sort
 
         def format_names(self, role, as_sentence=True):
             feito = nomes(role, sep=", ", sep2=" e ", last_sep=" e ")
@@ -204,7 +208,6 @@ def setup(app):
     import pybtex.plugin
     from sphinxcontrib.bibtex.plugin import register_plugin
 
-    pybtex.plugin.register_plugin("pybtex.style.sorting", "ptbr_ordem", _ordem())
     pybtex.plugin.register_plugin("pybtex.style.formatting", "ptbr", _estilos())
     # O sphinxcontrib-bibtex pede o backend "plaintext" a cada citação, e o pybtex o procura
     # nos entry points de todos os pacotes instalados, toda vez (~1 s de CPU num build).
