@@ -68,6 +68,13 @@ def test_destaque_da_caixa_do_passo():
     assert busca.destaque(html) == ", a saida da atencao"
 
 
+def test_destaque_so_a_primeira_frase():
+    """A saída entrega os logits; "agora com temperatura" é do passo seguinte (issue 49)."""
+    html = ('<div class="passo admonition"><ul><li><p><strong>Entrega:</strong> os logits, uma linha '
+            'por posição. A última segue para o próximo token, agora com temperatura.</p></li></ul></div>')
+    assert busca.destaque(html) == "os logits, uma linha por posicao."
+
+
 # ---------------------------------------------------------------------------
 # No site construído.
 

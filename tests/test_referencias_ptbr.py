@@ -70,3 +70,10 @@ def test_site_sem_ingles_na_bibliografia(build):
     todos = "".join(p.read_text(encoding="utf-8") for p in (build / "html" / "book").glob("*.html"))
     assert not re.search(r"He (<em>)?et al\.(</em>)?, 2016\]", todos)
     assert " and Gimpel" not in todos
+
+
+def test_autores_coletivos_em_ordem(lista):
+    """{Gemma Team} e nostalgebraist no lugar do alfabeto, não depois de Zhang (issue 49)."""
+    ordem = list(lista)
+    assert ordem.index("gemma2024") < ordem.index("geva2021") < ordem.index("zhang2019")
+    assert ordem.index("nostalgebraist2020") < ordem.index("olsson2022")

@@ -3,7 +3,7 @@
 O Sphinx pontua igual toda página que contém a palavra no texto; o título da página e os
 das seções só contam quando a consulta é quase o título inteiro e com os mesmos acentos.
 O tema.js (Scorer.score, o gancho do Sphinx) soma pontos quando a palavra, sem acento,
-está no título da página, no que a página entrega (a linha "Entrega" da caixa do passo:
+está no título da página, no que a página entrega (a 1ª frase da linha "Entrega" da caixa do passo:
 "a saída da atenção" diz que a página Máscaras e cabeças é sobre a atenção) ou no título
 de uma seção. Os títulos já estão no índice; a linha "Entrega" entra nele aqui, no fim do
 build, como `livro_destaques` (página -> texto sem acento, em minúsculas).
@@ -32,6 +32,9 @@ def destaque(html: str) -> str:
     if not m:
         return ""
     texto = html_mod.unescape(_TAGS.sub(" ", _MATH.sub(" ", m.group(1))))
+    # só a 1ª frase: o que a página entrega; o resto diz para onde vai ("agora com
+    # temperatura", na saída, é o assunto do passo 7, não o dela)
+    texto = re.split(r"(?<=\.)\s", texto.strip(), maxsplit=1)[0]
     return " ".join(sem_acento(texto.lower()).split())
 
 

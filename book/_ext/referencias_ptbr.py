@@ -75,7 +75,21 @@ def _traduz(no):
     return no
 
 
+def _ordem():
+    from pybtex.style.sorting.author_year_title import SortingStyle
+
+    class Ordem(SortingStyle):
+        """A ordem do alfabeto também para os autores coletivos, que o .bib escreve entre
+        chaves ({Gemma Team}, {DeepSeek-AI}): sem tirar as chaves, a "{" vinha depois do "z"."""
+
+        def person_key(self, person):
+            return super().person_key(person).replace("{", "").replace("}", "")
+
+    return Ordem
+
+
 def _estilos():
+    Ordem = _ordem()
     from pybtex.database import Entry
     from pybtex.richtext import Text
     from pybtex.style.formatting.plain import Style as Plain
@@ -95,6 +109,11 @@ def _estilos():
 
     class Estilo(Plain):
         """O plain do pybtex em português (ver o docstring do módulo)."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.sorting_style = Ordem()
+            self.sort = self.sorting_style.sort
 
         def format_names(self, role, as_sentence=True):
             feito = nomes(role, sep=", ", sep2=" e ", last_sep=" e ")

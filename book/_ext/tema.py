@@ -257,7 +257,37 @@ def tabindex_so_no_livro(app, exc):
                            "atualize CONTA_DO_TEMA (tabindex_so_no_livro)")
 
 
+REDIRECIONA = """<!DOCTYPE html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Refresh" content="0; url={destino}">
+<title>{titulo}</title>
+<link rel="icon" href="_static/{icone}">
+<link rel="canonical" href="{destino}">
+</head>
+<body><p><a href="{destino}">{titulo}</a></p></body>
+</html>
+"""
+
+
+def pagina_da_raiz(app, exc):
+    """O index.html da raiz: o redirecionamento para a 1ª página, em HTML válido e com o ícone
+    do livro (o do sphinx-external-toc é só o <meta>, e o navegador pedia um /favicon.ico)."""
+    if exc or app.builder.format != "html" or app.config.root_doc == "index":
+        return
+    import html as html_mod
+    icone = Path(str(app.config.html_favicon or "")).name
+    Path(app.outdir, "index.html").write_text(REDIRECIONA.format(
+        destino=f"{app.config.root_doc}.html", titulo=html_mod.escape(app.config.html_title or app.config.project),
+        icone=icone), encoding="utf-8")
+
+
 def setup(app):
+    # antes do sphinx-external-toc (prioridade 500), que só escreve o index.html se ele não existe
+    app.connect("build-finished", pagina_da_raiz, priority=400)
+    from . import linhas
+    linhas.setup(app)
     app.add_search_language(SearchPortuguesSemAcento)
     app.connect("config-inited", opcoes_do_tema)
     # cedo: os scripts em dobro já estão no contexto quando a página começa

@@ -21,9 +21,12 @@
     const htmlToText = Search.htmlToText;
     Search.htmlToText = (html, ancora) => {
       const doc = new DOMParser().parseFromString(html, "text/html");
-      // A fórmula no HTML é o TeX (o MathJax só a desenha no navegador): no trecho, "…".
+      // Fora do trecho: o cabeçalho do artigo (a lista de downloads, ".ipynb", ".pdf"), menus e botões.
+      doc.querySelectorAll(".bd-header-article, .header-article-items, .dropdown-menu, button, script, style")
+        .forEach((el) => el.remove());
+      // A fórmula vira o seu texto (o MathML de acessibilidade que o build deixa), nunca o TeX.
       doc.querySelectorAll(".math, mjx-container, .MathJax, script[type^='math/']").forEach((el) => {
-        el.replaceWith(doc.createTextNode(el.classList.contains("math") && el.tagName === "DIV" ? " … " : "…"));
+        if (el.isConnected) el.replaceWith(doc.createTextNode(textoDaFormula(el)));
       });
       return htmlToText(doc.documentElement.outerHTML, ancora);
     };
@@ -34,8 +37,11 @@
     Search.makeSearchSummary = (html, palavras, ancora) => {
       const doc = new DOMParser().parseFromString(html, "text/html");
       const main = (ancora && doc.querySelector(`[role="main"] ${ancora}`)) || doc.querySelector('[role="main"]');
-      const chaves = [...palavras].map((k) => semAcento(k.toLowerCase())).filter(Boolean);
-      const frase = main && chaves.length && fraseCom(main, chaves);
+      // as palavras da consulta (a de uma letra, como o p de "top-p", só dentro da consulta inteira)
+      const consulta = semAcento((new URLSearchParams(location.search).get("q") || "").toLowerCase()).trim();
+      const chaves = [...new Set([...palavras, ...consulta.split(/\s+/)])]
+        .map((k) => semAcento(String(k).toLowerCase())).filter((k) => k.length > 1);
+      const frase = main && chaves.length && fraseCom(main, chaves, consulta);
       if (!frase) return resumo(html, palavras, ancora);
       const p = document.createElement("p");
       p.classList.add("context");
@@ -45,19 +51,46 @@
     prepararPlacar();
   }
 
-  // A frase do primeiro bloco de texto de `raiz` que tem uma das `chaves` (≤ 240 letras).
-  function fraseCom(raiz, chaves) {
-    raiz.querySelectorAll(".headerlink, script, style, nav, .lv-diagrama, svg, .toctree-wrapper, .cell_input, .passo")
+  // O texto de uma fórmula: o do MathML de acessibilidade do MathJax, ou o TeX sem comandos.
+  function textoDaFormula(el) {
+    const mml = el.querySelector?.("mjx-assistive-mml, math");
+    const t = (mml ? mml.textContent : el.textContent.replace(/\\[a-zA-Z]+|[\\{}$]|\\[()[\]]/g, " "))
+      .replace(/\s+/g, " ").trim();
+    return el.tagName === "DIV" ? ` ${t} ` : t;
+  }
+
+  // A frase do bloco de texto de `raiz` com a palavra (≤ 240 letras): o primeiro bloco com a
+  // consulta inteira ("top-p"); senão, o primeiro com todas as palavras ("cache" e "KV");
+  // senão, o primeiro com alguma. Menus, botões e a lista de downloads (.ipynb, .pdf) não contam.
+  function fraseCom(raiz, chaves, consulta = "") {
+    raiz.querySelectorAll(".headerlink, script, style, nav, .lv-diagrama, svg, .toctree-wrapper, .cell_input, .passo, " +
+      ".bd-header-article, .header-article-items, .dropdown-menu, button, .livro-widget form")
       .forEach((el) => el.remove());
-    raiz.querySelectorAll(".math, mjx-container, .MathJax").forEach((el) => el.replaceWith(raiz.ownerDocument.createTextNode("…")));
+    raiz.querySelectorAll("mjx-container, .math, .MathJax").forEach((el) => {
+      if (el.isConnected) el.replaceWith(raiz.ownerDocument.createTextNode(textoDaFormula(el)));
+    });
     const grupos = ["p, li, dt, dd, td, th, figcaption, caption", "h1, h2, h3, h4, .admonition-title"];
+    const blocos = [];
     for (const seletor of grupos) {
       for (const bloco of raiz.querySelectorAll(seletor)) {
         if (bloco.querySelector("p, li, td")) continue; // o de dentro é mais preciso
         const texto = bloco.textContent.replace(/\s+/g, " ").trim();
-        const base = semAcento(texto.toLowerCase());
-        const pos = Math.min(...chaves.map((k) => base.indexOf(k)).filter((i) => i > -1));
-        if (!Number.isFinite(pos)) continue;
+        if (/^\S*\.(ipynb|pdf|md|py|zip)$/i.test(texto)) continue;
+        blocos.push([texto, semAcento(texto.toLowerCase())]);
+      }
+    }
+    const criterios = [
+      (base) => consulta.length > 1 && base.includes(consulta),
+      (base) => chaves.every((k) => base.includes(k)),
+      (base) => chaves.some((k) => base.includes(k)),
+      // a palavra só no código ou num radical ("top" em "topo"): o primeiro parágrafo de texto
+      (base) => base.length > 40,
+    ];
+    for (const vale of criterios) {
+      for (const [texto, base] of blocos) {
+        if (!vale(base)) continue;
+        const achadas = [consulta, ...chaves].filter((k) => k.length > 1).map((k) => base.indexOf(k)).filter((i) => i > -1);
+        const pos = achadas.length ? Math.min(...achadas) : 0;
         const antes = texto.slice(0, pos).search(/[.!?:;]\s[^.!?:;]*$/);
         let ini = antes > -1 ? antes + 2 : 0;
         const depois = texto.slice(pos).search(/[.!?](\s|$)/);
@@ -70,8 +103,9 @@
   }
 
   // O placar (Scorer.score, o gancho do Sphinx): primeiro a página cujo título tem a palavra,
-  // depois a que a entrega (a linha "Entrega" da caixa do passo, ver book/_ext/busca.py),
-  // depois a que tem uma seção com ela no título (quanto mais curto o título, mais perto).
+  // depois a que a entrega (a 1ª frase da linha "Entrega" da caixa do passo, ver
+  // book/_ext/busca.py), depois a que tem uma seção com ela no título (quanto mais curto o
+  // título, mais perto).
   function prepararPlacar() {
     if (typeof Scorer === "undefined") return;
     const q = new URLSearchParams(location.search).get("q") || "";
@@ -236,4 +270,40 @@
   };
   if (document.readyState === "complete") comecar();
   else window.addEventListener("load", comecar);
+
+  // --- 4. Saltos para um título (#fragmento) ---------------------------------------------
+  // As seções longe da tela não são desenhadas (content-visibility: auto, no livro.css) e
+  // valem uma altura provisória: um salto calculado com ela cai longe do título, e as seções
+  // crescem durante a rolagem. Antes de um salto na mesma página (clique num link, o "Nesta
+  // página", voltar/avançar) ou ao abrir a página com um #fragmento, todas passam a ser
+  // desenhadas (html.livro-desenhado), e o salto é refeito com as alturas de verdade.
+  const alvoDe = (hash) => {
+    try { return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null; } catch { return null; }
+  };
+  const desenharTudo = () => document.documentElement.classList.add("livro-desenhado");
+  const saltar = (alvo) => {
+    desenharTudo();
+    alvo.scrollIntoView({ block: "start", behavior: "instant" });
+    // um quadro depois (a página já tem as alturas de verdade), mais uma vez
+    requestAnimationFrame(() => alvo.scrollIntoView({ block: "start", behavior: "instant" }));
+  };
+  document.addEventListener("click", (ev) => {
+    const a = ev.target.closest?.("a[href*='#']");
+    if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || url.pathname !== location.pathname) return;
+    const alvo = alvoDe(url.hash);
+    if (!alvo) return;
+    ev.preventDefault();
+    if (location.hash !== url.hash) history.pushState(null, "", url.hash);
+    saltar(alvo);
+  }, true);
+  window.addEventListener("popstate", () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); });
+  window.addEventListener("hashchange", () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); });
+  if (alvoDe(location.hash)) {
+    desenharTudo();
+    const refazer = () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); };
+    refazer();
+    if (document.readyState !== "complete") window.addEventListener("load", refazer, { once: true });
+  }
 })();

@@ -202,3 +202,20 @@ def forma(*dims):
     Inteiros ganham ponto de milhar, letras ficam como estão; os espaços não quebram a linha.
     """
     return "\u00a0×\u00a0".join(inteiro(x) if isinstance(x, int) else str(x) for x in dims)
+
+
+def potencia10(e):
+    """Uma potência de 10 com o expoente em sobrescrito, a partir do expoente inteiro.
+
+    >>> potencia10(-5)
+    '10⁻⁵'
+    >>> potencia10(23)
+    '10²³'
+    >>> potencia10(0.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: O expoente precisa ser um inteiro; recebi 0.5.
+    """
+    if isinstance(e, bool) or not isinstance(e, int):
+        raise TypeError(f"O expoente precisa ser um inteiro; recebi {e!r}.")
+    return "10" + str(e).translate(_SOBRESCRITO)

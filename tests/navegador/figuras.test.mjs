@@ -8,7 +8,13 @@
 //   podem encolher, mas não abaixo de metade;
 // - o que rola (tabelas, equações longas, saídas de código) mostra que rola sem cobrir
 //   nada: nenhuma máscara (mask-image) sobre o conteúdo, a sombra fica no fundo;
-// - na saída dos widgets o texto quebra: só tabelas rolam.
+// - na saída dos widgets o texto quebra: só tabelas rolam;
+// - (issue 49) nenhuma fórmula em destaque, tabela (do texto ou de widget) ou saída de código
+//   passa da coluna: as contas trabalhadas e toda coluna que o texto cita ficam à vista; uma
+//   linha de código que quebra recomeça no seu recuo (book/_ext/linhas.py), nunca na coluna 0.
+//   As seções de exercícios ficam de fora das fórmulas (outro trabalho as reescreve).
+// Mede com todas as seções desenhadas (sem content-visibility: longe da tela, uma seção ainda
+// sem desenho mediria zero).
 // Fotos em LIVRO_FOTOS=pasta (sufixos 390-claro e 390-escuro).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -47,6 +53,7 @@ function medir(semEncolher) {
   const problemas = [];
   const artigo = document.querySelector("article.bd-article");
   if (!artigo) return ["sem article.bd-article"];
+  document.documentElement.classList.add("livro-desenhado");
   const desc = (el) => {
     const fig = el.closest("figure");
     const alt = el.getAttribute?.("alt") || fig?.id || el.closest("[id]")?.id || "";
@@ -106,6 +113,33 @@ function medir(semEncolher) {
       const r = el.getBoundingClientRect(), rs = saida.getBoundingClientRect();
       if (r.width && r.right > rs.right + 1 && !el.closest("table")) {
         problemas.push(`saída de widget: <${el.tagName.toLowerCase()}> «${el.textContent.trim().slice(0, 40)}» passa da caixa`);
+      }
+    }
+  }
+  // 5. Fórmulas em destaque, tabelas e saídas de código cabem na coluna (nada rola de lado).
+  const trecho = (el) => (el.querySelector("mjx-assistive-mml")?.textContent || el.textContent).replace(/\s+/g, " ").trim().slice(0, 50);
+  for (const m of artigo.querySelectorAll('mjx-container[display="true"]')) {
+    if (m.closest("section[id^='exercicios']")) continue;
+    if (m.scrollWidth > m.clientWidth + 1) problemas.push(`fórmula «${trecho(m)}» passa da coluna (${m.scrollWidth} > ${m.clientWidth} px)`);
+  }
+  for (const t of artigo.querySelectorAll("table")) {
+    const caixa = t.parentElement, larg = t.getBoundingClientRect().width;
+    if (larg > caixa.clientWidth + 1 || larg > col.dir - col.esq + 1 || t.scrollWidth > t.clientWidth + 1) {
+      const cab = [...t.querySelectorAll("th")].map((th) => th.textContent.trim()).join(" | ").slice(0, 60);
+      problemas.push(`tabela «${cab}» passa da coluna (${Math.round(larg)} > ${caixa.clientWidth} px)`);
+    }
+  }
+  for (const p of artigo.querySelectorAll(".cell_output pre")) {
+    if (p.scrollWidth > p.clientWidth + 1) problemas.push(`saída «${trecho(p)}» passa da coluna`);
+  }
+  // 6. Código: cada linha num span com recuo; a que quebra recomeça além da coluna 0.
+  for (const pre of artigo.querySelectorAll("div.highlight pre")) {
+    const linhas = pre.querySelectorAll(":scope > .lc-l");
+    if (!linhas.length && pre.textContent.trim()) { problemas.push(`código «${trecho(pre)}» sem as linhas com recuo`); continue; }
+    const altura = parseFloat(getComputedStyle(pre).lineHeight) || 20;
+    for (const l of linhas) {
+      if (l.getBoundingClientRect().height > 1.5 * altura && !(parseFloat(getComputedStyle(l).paddingLeft) > 0)) {
+        problemas.push(`código: a linha «${trecho(l)}» quebra e recomeça na coluna 0`);
       }
     }
   }

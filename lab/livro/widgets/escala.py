@@ -217,7 +217,7 @@ def _compute(c, acao, inst):
     lo, hi = math.log10(ot["N"]) - 2, math.log10(ot["N"]) + 2
     lo, hi = min(lo, logN - 0.2), max(hi, logN + 0.2)
     pontos = [(x, arq.perda_com_compute(10 ** x, C, aj)) for x in (lo + (hi - lo) * i / 60 for i in range(61))]
-    marcas = [(math.log10(ot["N"]), ot["perda"], "lw-otimo", "mínimo do Chinchilla"),
+    marcas = [(math.log10(ot["N"]), ot["perda"], "lw-otimo", "mínimo pela lei do Chinchilla"),
               (logN, L_N, "lw-voce", "sua escolha")]
     out = []
     inf = None

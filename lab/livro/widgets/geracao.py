@@ -194,7 +194,7 @@ def _proximo(c, acao, inst):
            "top-p desligado" if top_p is None else f"top-p = {eco(top_p)}",
            "guloso (sem u)" if u is None else f"u = {eco(u)}"]
     out.append(nota(" · ".join(cfg), "lw-config"))
-    out.append(barras(itens, ["token", "p com T", "p", "q", "acumulada"]))
+    out.append(barras(itens, ["token", "p com T", f"p (T = {eco(T)})", "q", "acumulada"]))
     if u is None:
         como = "guloso: fica o mais provável entre os mantidos"
     else:

@@ -329,8 +329,8 @@ def _bloco_pecas_do_texto(x_txt, com):
               f"h{subscrito(3)} = x{subscrito(3)} + a{subscrito(3)} = {vetor(x[i3])} + {ver(r['a'])} = {ver(r['h'])}"),
         "u2": ("u' = LN(h)", mat("u2"),
                f"u'{subscrito(3)} = LN(h{subscrito(3)}) = {ver(r['u2'])}"),
-        "m": ("m = gelu(u' W₁) W₂", mat("m"),
-              f"m{subscrito(3)} = gelu(u'{subscrito(3)}) + gelu(−u'{subscrito(3)}) = {ver(r['m'])} "
+        "m": ("m = GELUₜₐₙₕ(u' W₁) W₂", mat("m"),
+              f"m{subscrito(3)} = GELUₜₐₙₕ(u'{subscrito(3)}) + GELUₜₐₙₕ(−u'{subscrito(3)}) = {ver(r['m'])} "
               "(com W₁ = [I | −I] e W₂ = [I ; I])"),
         "y": ("y = h + m", mat("y"),
               f"y{subscrito(3)} = h{subscrito(3)} + m{subscrito(3)} = {ver(r['y'])}; "

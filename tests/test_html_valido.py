@@ -1,0 +1,51 @@
+"""HTML válido onde o Nu HTML checker reclamava (issue 49).
+
+- Nenhum <style> no corpo das páginas: o de reserva dos diagramas (livro.diagramas, para os
+  notebooks) sai do corpo no site (livro_ext.linhas), onde vale o diagramas.css do <head>.
+- O index.html da raiz redireciona em HTML completo, com o ícone do livro (sem ele o
+  navegador pedia um /favicon.ico que não existe).
+"""
+import re
+
+from livro import diagramas
+from livro_ext import linhas
+
+
+def test_o_diagrama_ainda_leva_o_estilo_de_reserva_para_o_notebook():
+    html = diagramas.voce_esta_aqui(3)._repr_html_()
+    assert "<style>:where(.lv-" in html
+    assert "<style" not in linhas.sem_estilo_de_reserva(html)
+
+
+def test_nenhum_style_no_corpo(build):
+    com_style = []
+    for pagina in sorted((build / "html" / "book").glob("*.html")):
+        texto = pagina.read_text(encoding="utf-8")
+        corpo = texto[texto.index("<body"):]
+        if re.search(r"<style\b", corpo):
+            com_style.append(pagina.name)
+    assert com_style == []
+
+
+def test_raiz_redireciona_com_icone(build):
+    raiz = (build / "html" / "index.html").read_text(encoding="utf-8")
+    assert raiz.startswith("<!DOCTYPE html>")
+    assert '<html lang="pt-BR">' in raiz and "<title>" in raiz
+    assert 'http-equiv="Refresh" content="0; url=book/index.html"' in raiz
+    icone = re.search(r'<link rel="icon" href="([^"]+)"', raiz)
+    assert icone and (build / "html" / icone.group(1)).is_file()
+
+
+def test_bibliografia_em_ordem_com_autores_coletivos(build):
+    """Autores coletivos ({Gemma Team}) e em minúscula (nostalgebraist) no lugar do alfabeto,
+    não depois de Zhang (a "{" do .bib vinha depois do "z")."""
+    texto = (build / "html" / "book" / "referencias.html").read_text(encoding="utf-8")
+    itens = [re.sub(r"^\[\d+\]\s*", "", re.sub(r"<[^>]+>", "", i).strip())
+             for i in re.findall(r'role="listitem">(.*?)</div>', texto, re.S)]
+    assert len(itens) > 30
+    # a posição do 1º item cujo 1º autor tem esse nome
+    pos = {nome: next(k for k, i in enumerate(itens) if nome in i.split(",")[0].split(" e ")[0])
+           for nome in ["DeepSeek-AI", "Devlin", "Gemma Team", "Geva", "nostalgebraist", "Olsson", "Team OLMo",
+                        "Touvron", "Zhang"]}
+    assert pos["DeepSeek-AI"] < pos["Devlin"] < pos["Gemma Team"] < pos["Geva"]
+    assert pos["nostalgebraist"] < pos["Olsson"] and pos["Team OLMo"] < pos["Touvron"] < pos["Zhang"]
