@@ -34,11 +34,14 @@
 // O runtime descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão, uns 13 MB) fica ao
 // lado: a carga seguinte não descomprime nada; se o hash dele não confere, recomeça dos pedaços.
 
-import { pedacosDaFoto, remontarFoto } from "./memoria.mjs";
+import {
+  abrirCache, CACHE, chave, chaveManifesto, chaveMarcaHttp, chaveMemoria, chavesCru, hashDe, lerCru, lerMemoria,
+  urlWasmHttp,
+} from "./guardado.mjs";
+import { pedacosDaFoto } from "./memoria.mjs";
 import { conferirVersao, opcoesDaMemoria, remendar, rodarAsm, tirarMemoria } from "./pyodide_privado.mjs";
 
 const BASE = new URL("../", import.meta.url); // .../_static/
-const CACHE = "livro-runtime";
 const CONCORRENCIA = 2; // poucos pedidos de cada vez: numa recarga, no máximo 2 pedaços se perdem
 const COMPARTILHADO = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope;
 const fetchDaRede = self.fetch.bind(self); // o fetch de verdade (o remendo do Pyodide é só durante a carga)
@@ -65,51 +68,6 @@ const preparo = (api) => [
 // A versão do site está no endereço deste worker (partida.js): a memória guardada começa a ser
 // lida já, antes de a página mandar o manifesto (a página ainda está lendo o HTML).
 const VERSAO = new URL(import.meta.url).searchParams.get("v");
-const chaveMemoria = (versao) => new URL(`pyodide/memoria?v=${versao}`, BASE).href;
-// O runtime já descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão), guardado depois
-// do primeiro "pronto" com a versão do site: a carga seguinte não lê os pedaços de gzip nem os
-// descomprime de novo (uns 13 MB a mais no navegador).
-const chavesCru = (versao) => Object.fromEntries(["wasm", "asm", "stdlib"]
-  .map((n) => [n, new URL(`pyodide/cru/${n}?v=${versao}`, BASE).href]));
-// O manifesto da versão, guardado com o runtime descomprimido: com ele, a carga seguinte começa
-// quando o worker nasce (partirSozinho, abaixo), sem esperar o da página.
-const chaveManifesto = (versao) => new URL(`pyodide/cru/manifesto?v=${versao}`, BASE).href;
-// Os 12 primeiros dígitos hexadecimais do SHA-256: o "hash" de cada arquivo no manifesto.
-const hashDe = async (bytes) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).slice(0, 6)]
-  .map((x) => x.toString(16).padStart(2, "0")).join("");
-// O .wasm pelo cache HTTP do navegador (o endereço leva o hash dele). Só um wasm compilado de
-// uma resposta do `fetch` ganha o cache de código do V8 (no Chromium): a carga que o compila
-// dali grava o código já otimizado, e as seguintes o leem em vez de recompilar (sem as
-// compilações preguiçosas e do TurboFan que deixavam lentas as primeiras respostas de um worker
-// novo). Uma resposta do Cache API, ou montada aqui, não ganha. A marca diz que os bytes desse
-// endereço no cache HTTP já conferiram com o manifesto ("confere"), ou que já estiveram lá e
-// saíram ("faltou": um navegador que não guarda o arquivo, como uma janela anônima, cujo cache
-// HTTP fica na memória; então não se busca de novo, e o leitor não baixa o .wasm a cada carga).
-const urlWasmHttp = (m) => new URL(`${m.wasm.inteiro.url}?v=${m.wasm.inteiro.hash}`, BASE).href;
-const chaveMarcaHttp = (m) => new URL(`pyodide/cru/http?v=${m.wasm.inteiro.hash}`, BASE).href;
-async function lerCru(cache, kc, m) {
-  try {
-    const rs = await Promise.all([kc.wasm, kc.asm, kc.stdlib].map((k) => cache.match(k)));
-    if (!rs.every(Boolean)) return null;
-    const [wasm, asm, stdlib] = await Promise.all(rs.map((r) => r.blob()));
-    // um arquivo do tamanho errado não serve; o hash (SHA-256, o do manifesto) é conferido
-    // enquanto o wasm compila, antes de o Python iniciar
-    const pares = [[wasm, m.wasm.inteiro], [asm, m.asm.inteiro], [stdlib, m.stdlib.inteiro]];
-    if (pares.some(([b, item]) => b.size !== item.bytes)) return null;
-    const confere = Promise.all(pares.map(async ([b, item]) => {
-      if (await hashDe(await b.arrayBuffer()) !== item.hash) throw new Error(`o ${item.url} guardado não confere`);
-    }));
-    confere.catch(() => {}); // a falha aparece em iniciar
-    return { wasm, asm, stdlib, confere, bytes: wasm.size + asm.size + stdlib.size };
-  } catch {
-    return null;
-  }
-}
-const lerMemoria = (versao) => (self.caches ? caches.open(CACHE)
-  .then((c) => c.match(chaveMemoria(versao)))
-  .then((r) => (r ? r.arrayBuffer() : null))
-  .then((b) => (b ? remontarFoto(new Uint8Array(b)) : null))
-  .catch(() => null) : Promise.resolve(null));
 let memoriaCedo = VERSAO ? lerMemoria(VERSAO) : null; // solto depois de usado (21 MB)
 const t0 = performance.now();
 const fases = {};
@@ -154,7 +112,6 @@ function falhou(mensagem, motivo = "python", detalhe = "", fechar = motivo === "
   if (fechar && COMPARTILHADO) self.close();
 }
 
-const chave = (item) => new URL(`${item.url}?v=${item.hash}`, BASE).href;
 
 // ---------------------------------------------------------------------------
 // Buscar com progresso, cache e vigia de rede parada
@@ -165,20 +122,6 @@ function avisar(forcar) {
   if (!forcar && agora - ultimoAviso < 100) return;
   ultimoAviso = agora;
   difundir({ tipo: "progresso", ...progresso });
-}
-
-async function abrirCache(itens, extras = []) {
-  try {
-    if (!self.caches) return null; // fora de um contexto seguro (http:// que não é local)
-    const c = await caches.open(CACHE);
-    const validos = new Set([...itens.map(chave), ...extras]);
-    // o que é de outra versão sai sem a carga esperar (nunca é o que ela lê)
-    c.keys().then((reqs) => Promise.all(reqs.filter((r) => !validos.has(r.url)).map((r) => c.delete(r))))
-      .catch(() => {});
-    return c;
-  } catch {
-    return null;
-  }
 }
 
 async function buscar(item, cache) {
