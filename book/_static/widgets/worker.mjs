@@ -26,7 +26,7 @@
 //   resto (mesmo cache, mesmo progresso) e o fetch do loadPackage a recebe daqui.
 //
 // A memória do Python recém-iniciado também fica no Cache API (um instantâneo do Pyodide,
-// `makeMemorySnapshot`, API privada da versão fixada): a próxima carga sem um Python vivo (um
+// API privada da versão fixada, só por pyodide_privado.mjs): a próxima carga sem um Python vivo (um
 // Worker comum na página seguinte, ou o leitor que volta outro dia) a restaura em vez de iniciar
 // o Python de novo, já com os módulos dos widgets importados. A memória tem uns 21 MB, e metade
 // são páginas só de zeros, que não se guardam: ficam uns 11 MB (pedacosDaFoto); o que
