@@ -18,10 +18,13 @@ const ESPERA = 4000; // ms de rede antes de servir a cópia guardada
 const passaDireto = (url) => url.pathname.includes("/_static/pyodide/")
   && !/\/_static\/pyodide\/(pyodide\.mjs|manifesto\.json)$/.test(url.pathname);
 
+// Ao instalar, GUARDAR só do cache HTTP (o worker acabou de buscar esses arquivos, ou vai
+// buscá-los: nada vem duas vezes pela rede); o que faltar vem com o próximo "guardar" da página.
 self.addEventListener("install", (ev) => {
   ev.waitUntil(caches.open(NOME)
-    .then((c) => c.addAll(GUARDAR.map((u) => new URL(u, RAIZ).href)))
-    .catch(() => {}) // sem rede agora: guarda na próxima visita
+    .then((c) => Promise.all(GUARDAR.map((u) => new URL(u, RAIZ).href).map((u) =>
+      fetch(u, { cache: "only-if-cached", mode: "same-origin" }).then((r) => r.ok && c.put(u, r)).catch(() => {}))))
+    .catch(() => {})
     .then(() => self.skipWaiting()));
 });
 
@@ -33,17 +36,18 @@ self.addEventListener("activate", (ev) => {
   })());
 });
 
-// A página pede para guardar o que ela já carregou antes de este service worker existir.
+// A página pede para guardar o que ela já carregou antes de este service worker existir (e o
+// que faltou de GUARDAR): do cache HTTP, se está lá (force-cache), senão da rede.
 self.addEventListener("message", (ev) => {
   if (ev.data?.tipo !== "guardar" || !Array.isArray(ev.data.urls)) return;
   ev.waitUntil((async () => {
     const c = await caches.open(NOME);
-    for (const u of ev.data.urls.slice(0, 200)) {
+    for (const u of [...ev.data.urls.slice(0, 200), ...GUARDAR]) {
       const url = new URL(u, RAIZ);
       if (url.origin !== RAIZ.origin || !url.href.startsWith(RAIZ.href) || passaDireto(url)) continue;
       if (await c.match(url.href)) continue;
       try {
-        const r = await fetch(url.href);
+        const r = await fetch(url.href, { cache: "force-cache" });
         if (r.ok && r.type === "basic") await c.put(url.href, r);
       } catch {
         // sem rede: fica para a próxima

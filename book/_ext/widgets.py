@@ -70,10 +70,11 @@ def _por_pagina(app, pagename, templatename, context, doctree):
     """Carrega o JS e o CSS dos widgets só nas páginas que têm widget, e a partida antecipada."""
     if doctree is None:
         return
-    if offline.ligado():
+    site = app.builder.name == "html"  # o site (não a página única do PDF)
+    if site and offline.ligado():
         context["metatags"] = context.get("metatags", "") + f"\n<script>{REGISTRO}</script>\n"
     nomes = nomes_dos_widgets(doctree)
-    abertura = pagename == app.config.root_doc  # baixa o runtime em tempo ocioso (partida.js)
+    abertura = site and pagename == app.config.root_doc  # baixa o runtime em tempo ocioso (partida.js)
     if nomes or abertura:
         # nos metatags, o começo do <head>: antes das folhas de estilo, que um <script> embutido
         # depois delas esperaria chegar (numa rede de celular, segundos)

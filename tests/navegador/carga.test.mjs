@@ -16,7 +16,9 @@ async function recarregarNoMeio(compartilhado) {
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
-    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c }; }, compartilhado);
+    // sem o service worker: com `route` (bloquearRede) o cache HTTP fica desligado, e o que ele
+    // guarda (o pyodide.mjs) viria de novo pela rede; sem `route`, vem do cache HTTP (rede.test.mjs)
+    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c, offline: false }; }, compartilhado);
     const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
     await rolarAte(w);
     // Espera metade chegar e recarrega.
@@ -71,7 +73,9 @@ async function segundaPagina(compartilhado) {
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
-    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c }; }, compartilhado);
+    // sem o service worker: com `route` (bloquearRede) o cache HTTP fica desligado, e o que ele
+    // guarda (o pyodide.mjs) viria de novo pela rede; sem `route`, vem do cache HTTP (rede.test.mjs)
+    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c, offline: false }; }, compartilhado);
     const nomes = [...paginas.keys()];
     const a = await abrir(nomes[0], { ctx });
     await pronto(a.pg, a.w);
@@ -271,7 +275,8 @@ test("um worker que nunca responde a tempo: duas tentativas e depois uma mensage
     const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx });
     await rolarAte(w);
     await pg.waitForFunction(() => globalThis.livroWidgets?.estado() === "falhou", null, { timeout: ESPERA });
-    assert.equal(await pg.evaluate(() => globalThis.livroWidgets.medidas.reaberturas), 2);
+    assert.equal(await pg.evaluate(() => globalThis.livroWidgets.medidas.reaberturas), 2,
+      JSON.stringify(await pg.evaluate(() => globalThis.livroWidgets.medidas.falhas)));
     assert.match(await w.locator(".lw-status").textContent(), /parou de responder\./);
     // nada desativado para sempre: os controles seguem ativos, e há «Tentar de novo»
     assert.equal(await w.locator("form button, form input").first().isDisabled(), false);

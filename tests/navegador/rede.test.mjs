@@ -117,6 +117,8 @@ test("página vista uma vez abre sem rede, widget incluído (o navegador fechado
     // o worker guarda o runtime descomprimido depois do "pronto", quando o leitor para
     await a.pg.waitForFunction(async () => (await (await caches.open("livro-runtime")).keys())
       .some((r) => r.url.includes("/pyodide/cru/manifesto")), null, { timeout: 30_000, polling: 250 });
+    // o service worker guardou o pyodide.mjs do cache HTTP: ele não veio duas vezes pela rede
+    assert.equal(srv.enviados.pedidos.filter((c) => c === "/_static/pyodide/pyodide.mjs").length, 1);
     await ctx.close();
     // no ônibus: o navegador aberto de novo, sem rede nenhuma
     srv.cair();

@@ -11,6 +11,7 @@ import {
   launchComPerfil, bloquearRede, rolarAte,
   memoriaGuardada,
   umaPagina, nomeDe,
+  paginas,
 } from "./widgets_comum.mjs";
 
 async function cargaQueVolta(ctx, srv, nome, { esperarMemoria = false, esperarHttp = false, depoisMs = 0 } = {}) {
