@@ -285,10 +285,12 @@ test("localStorage com a versão mas sem o runtime guardado (o leitor limpou o c
     await ctx.addInitScript((v) => { try { localStorage.setItem("livro-runtime-versao", v); } catch { /* about:blank */ } }, versao);
     const pyodide = [];
     const workers = [];
-    ctx.on("request", (r) => {
+    // os pedidos respondidos do Pyodide (o service worker procura no cache HTTP, sem ir à rede, o
+    // que o worker buscou: a procura que não acha falha) e os pedidos do worker
+    ctx.on("requestfinished", (r) => {
       if (r.url().includes("/_static/pyodide/") && !r.url().includes("manifesto.json")) pyodide.push(r.url());
-      if (r.url().includes("/widgets/worker.mjs")) workers.push(r.url());
     });
+    ctx.on("request", (r) => { if (r.url().includes("/widgets/worker.mjs")) workers.push(r.url()); });
     const pg = await ctx.newPage();
     await pg.goto(servidor.url + pagina);
     await pg.waitForTimeout(1500);
@@ -318,7 +320,9 @@ test("widget longe da tela: o Python só carrega quando o widget aparece (mesmo 
     try {
       await bloquearRede(ctx, bloqueados);
       const pyodide = [];
-      ctx.on("request", (r) => { if (r.url().includes("/_static/pyodide/")) pyodide.push(r.url()); });
+      // só os pedidos respondidos: o service worker procura no cache HTTP (only-if-cached) o que o
+      // worker buscou, e essa procura, sem nada lá, falha sem ir à rede
+      ctx.on("requestfinished", (r) => { if (r.url().includes("/_static/pyodide/")) pyodide.push(r.url()); });
       const pg = await ctx.newPage();
       await pg.goto(servidor.url + pagina);
       await pg.waitForTimeout(1500);

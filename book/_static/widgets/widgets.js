@@ -286,6 +286,8 @@ function adotar(c) {
       medidas.sozinho = data.sozinho; // a carga começou quando o worker nasceu, antes do "iniciar" (o manifesto guardado)
       // quando o worker começou a rodar, em ms da navegação desta página (antes dela, se veio de outra)
       medidas.nasceu = Number.isFinite(data.nasceu) ? data.nasceu - performance.timeOrigin : null;
+      // o service worker (offline.js) guarda agora o que o worker buscou: o widget abre sem rede depois
+      globalThis.navigator.serviceWorker?.controller?.postMessage({ tipo: "guardar", urls: [] });
       todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
         : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
