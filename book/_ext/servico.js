@@ -36,25 +36,24 @@ self.addEventListener("activate", (ev) => {
   })());
 });
 
-// A página pede para guardar o que ela já carregou antes de este service worker existir (do
-// cache HTTP, se está lá; senão, da rede) e o que faltou de GUARDAR (só do cache HTTP: o que o
-// worker ainda não buscou, um widget que o leitor não viu, não se baixa aqui). widgets.js pede
-// de novo quando o Python fica pronto.
+// A página pede para guardar o que ela já carregou antes de este service worker existir e o que
+// faltou de GUARDAR; widgets.js pede de novo quando o Python fica pronto. Tudo só do cache HTTP
+// (only-if-cached): este service worker nunca baixa nada por conta própria, nem disputa a rede com
+// a página (um widget que o leitor não viu não baixa nada).
 self.addEventListener("message", (ev) => {
   if (ev.data?.tipo !== "guardar" || !Array.isArray(ev.data.urls)) return;
   ev.waitUntil((async () => {
     const c = await caches.open(NOME);
-    const pagina = ev.data.urls.slice(0, 200).map((u) => [u, { cache: "force-cache" }]);
-    const doWorker = GUARDAR.map((u) => [u, { cache: "only-if-cached", mode: "same-origin" }]);
-    for (const [u, opcoes] of [...pagina, ...doWorker]) {
+    const soDoCache = { cache: "only-if-cached", mode: "same-origin" };
+    for (const u of [...ev.data.urls.slice(0, 200), ...GUARDAR]) {
       const url = new URL(u, RAIZ);
       if (url.origin !== RAIZ.origin || !url.href.startsWith(RAIZ.href) || passaDireto(url)) continue;
       if (await c.match(url.href)) continue;
       try {
-        const r = await fetch(url.href, opcoes);
+        const r = await fetch(url.href, soDoCache);
         if (r.ok && r.type === "basic") await c.put(url.href, r);
       } catch {
-        // sem rede: fica para a próxima
+        // fora do cache HTTP: fica para a próxima
       }
     }
   })());

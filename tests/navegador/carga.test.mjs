@@ -16,9 +16,7 @@ async function recarregarNoMeio(compartilhado) {
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
-    // sem o service worker: com `route` (bloquearRede) o cache HTTP fica desligado, e o que ele
-    // guarda (o pyodide.mjs) viria de novo pela rede; sem `route`, vem do cache HTTP (rede.test.mjs)
-    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c, offline: false }; }, compartilhado);
+    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c }; }, compartilhado);
     const { pg, w } = await abrir(nomeDe(umaPagina()), { ctx, srv });
     await rolarAte(w);
     // Espera metade chegar e recarrega.
@@ -73,9 +71,7 @@ async function segundaPagina(compartilhado) {
   const ctx = await navegador.newContext();
   try {
     await bloquearRede(ctx, bloqueados);
-    // sem o service worker: com `route` (bloquearRede) o cache HTTP fica desligado, e o que ele
-    // guarda (o pyodide.mjs) viria de novo pela rede; sem `route`, vem do cache HTTP (rede.test.mjs)
-    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c, offline: false }; }, compartilhado);
+    await ctx.addInitScript((c) => { globalThis.LIVRO_WIDGETS = { compartilhado: c }; }, compartilhado);
     const nomes = [...paginas.keys()];
     const a = await abrir(nomes[0], { ctx });
     await pronto(a.pg, a.w);
