@@ -15,8 +15,8 @@
 //    e um Worker comum por página (o runtime vem do Cache API, o Python inicia de novo);
 // 3. rede lenta: 200 KB/s divididos entre todas as conexões (um celular a 1,6 Mbps):
 //    fica pronto?, em quantos segundos, quantos avisos de progresso o leitor viu;
-//    e a segunda página num celular (1,6 Mbps, 150 ms, 390 px, a primeira já vista): pronta
-//    em quantos segundos e quando o worker partiu (a partida no <head>, sem orçamento);
+//    a segunda página num celular (1,6 Mbps, 150 ms, 390 px, a primeira já vista): pronta em quantos
+//    segundos e quando o worker partiu; e a abertura lida 25 s e então o passo 1 (dev/bench_celular.mjs);
 // 4. por página: bytes antes de interagir, a primeira resposta e as seguintes (gesto →
 //    HTML novo, e até o próximo quadro), em --rodadas cargas da página depois da fria: a
 //    mediana e a pior das rodadas (a pior é a que conta no orçamento); se o hospedeiro roubou
@@ -36,6 +36,7 @@ import { join, relative, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { servir } from "../tests/navegador/servidor.mjs";
 import { launch, launchComPerfil, bloquearRede, rolarAte } from "../tests/navegador/chromium.mjs";
+import { abertura, LER_ABERTURA, mornoNoCelular, ORC_ABERTURA } from "./bench_celular.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -302,29 +303,6 @@ async function prontoEm(navegador, srv, pagina, { ctx = null, esperarBytecode = 
   return { ...m, status: [...status] };
 }
 
-// A página b, morna (a página a já guardou o runtime), numa rede de celular pelo CDP:
-// navegação → Python pronto, e quando o worker partiu (e de onde: "head" ou "widgets.js").
-async function mornoNoCelular(navegador, a, b) {
-  const srv = await servir(HTML);
-  const ctx = await navegador.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  await bloquearRede(ctx);
-  await prontoEm(navegador, srv, a, { ctx });
-  const pg = await ctx.newPage();
-  const cdp = await ctx.newCDPSession(pg);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
-  await pg.goto(srv.url + b, { waitUntil: "commit" });
-  await pg.waitForFunction(() => ["pronto", "falhou"].includes(globalThis.livroWidgets?.estado()), null,
-    { timeout: ESPERA, polling: 50 });
-  const m = await pg.evaluate(() => ({ pronto: globalThis.livroWidgets.medidas.pronto,
-    inicio: globalThis.livroWidgets.medidas.inicio, partida: globalThis.livroWidgets.medidas.partida,
-    dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventStart }));
-  await ctx.close();
-  await srv.fechar();
-  return { pagina: b, ...m };
-}
-
 // O roubo de CPU (steal, na 1ª linha de /proc/stat): numa máquina virtual, a parte do tempo em
 // que o hospedeiro deu os núcleos a outra máquina. Uma amostra por segundo; um pico nas respostas
 // durante um roubo alto é da máquina, não do livro. Fora do Linux, nenhuma amostra.
@@ -399,8 +377,13 @@ try {
   if (!JSON_SAIDA) process.stderr.write(`  rede lenta: ${l.estado} em ${s(l.pronto ?? 0)} s\n`);
   // a segunda página num celular (1,6 Mbps, 150 ms, 390 px), com a primeira já vista: aqui a
   // partida no <head> (book/_ext/widgets.py) conta, porque o HTML demora a chegar
-  geral.celular = await mornoNoCelular(navegador, todas[0].pagina, todas[1 % todas.length].pagina);
+  geral.celular = await mornoNoCelular({ navegador, servir, bloquearRede, prontoEm, html: HTML, espera: ESPERA,
+    a: todas[0].pagina, b: todas[1 % todas.length].pagina });
   if (!JSON_SAIDA) process.stderr.write(`  morno no celular: ${s(geral.celular.pronto)} s\n`);
+  // o leitor que lê a abertura e passa ao passo 1, a 1,6 Mbps (com e sem a antecipação)
+  geral.abertura = { pagina: tokens, ...await abertura({ navegador, servir, html: HTML, espera: ESPERA,
+    abertura: "book/index.html", passo1: tokens }) };
+  if (!JSON_SAIDA) process.stderr.write(`  abertura → passo 1: ${s(geral.abertura.com.pronto)} s\n`);
   }
 
   // 4: por página
@@ -524,6 +507,10 @@ try {
     if (L) console.log(`\nRede lenta (${kb(LENTA)} KB/s divididos entre as conexões, ${L.pagina}): ${L.estado} em ` +
       `${L.segundos.toFixed(1).replace(".", ",")} s; ${L.avisos} avisos de progresso; por exemplo «${L.exemplos[0] || "—"}» ` +
       `(orçamento: pronto, com progresso: ${ok(L.estado === "pronto" && L.avisos > 3)})`);
+    const A = geral.abertura;
+    if (A) console.log(`Abertura lida ${LER_ABERTURA / 1000} s a 1,6 Mbps (150 ms), depois o passo 1 (${A.pagina}): pronto em ` +
+      `${s(A.com.pronto)} s com a antecipação (${mb(A.com.naAbertura)} MB baixados na abertura; orçamento ≤ ` +
+      `${ORC_ABERTURA / 1000} s: ${ok(A.dentro)}); sem ela, ${s(A.sem.pronto)} s`);
     const C = geral.celular;
     if (C) console.log(`Morno num celular (1,6 Mbps, 150 ms, 390 px; ${C.pagina}, outra página já vista): pronto em ` +
       `${s(C.pronto)} s; o worker partiu a ${s(C.inicio)} s (${C.partida}), o HTML terminou de ser lido a ${s(C.dcl)} s ` +

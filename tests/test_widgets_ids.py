@@ -60,15 +60,22 @@ def test_o_id_so_e_montado_em_livro_widgets_api():
 
 def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build):
     """A partida antecipada (book/_ext/partida.js, embutida por book/_ext/widgets.py) vai no <head> das páginas com widget,
-    com os nomes dos widgets daquela página; as outras páginas não a têm."""
+    com os nomes dos widgets daquela página, e no da abertura (sem widget, para baixar o runtime em
+    tempo ocioso); as outras páginas não a têm. O registro do service worker vai em todas."""
     import json
 
     com = 0
     for html in sorted((build / "html" / "book").glob("*.html")):
         texto = html.read_text(encoding="utf-8")
         cabeca, _, corpo = texto.partition("</head>")
+        assert 'register(raiz + "offline.js")' in cabeca, f"{html.name}: sem o registro do service worker"
         nomes = list(dict.fromkeys(re.findall(r'class="livro-widget" data-widget="([^"]+)"', corpo)))
         m = re.search(r"livroPartida = .*?livroAbrir\((\[.*?\]), inicio, \{ cedo \}\)", cabeca, re.S)
+        if html.name == "index.html":
+            assert not nomes and m and json.loads(m.group(1)) == [], "a abertura sem a partida que antecipa"
+            assert "if (true) antecipar();" in cabeca
+            continue
+        assert "if (false) antecipar();" in cabeca or "livroPartida" not in texto, html.name
         if not nomes:
             assert "livroPartida" not in texto, html.name
             continue

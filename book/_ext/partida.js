@@ -19,6 +19,10 @@
 // página fica livre, e depois do manifesto a página já está ocupada lendo o HTML (medido: o
 // worker começava uns 0,4 s mais tarde). O "iniciar" só vai quando o manifesto confirma a
 // versão e o Cache API tem o runtime; senão, esse worker fecha sem ter buscado nada.
+//
+// Na página de abertura (sem widget; __ANTECIPAR__ = true), o runtime é baixado em tempo ocioso
+// (antecipar, no fim): o leitor que lê a abertura e passa ao passo 1 encontra o Python já
+// carregado no worker compartilhado. Não com a economia de dados ligada, nem numa conexão 2G.
 (() => {
   const cfg = Object.assign({ modo: "visivel", ocioso: true, paradoMs: 20000, compartilhado: true },
     globalThis.LIVRO_WIDGETS);
@@ -90,7 +94,8 @@
       m = await r.json();
     } catch (e) {
       c?.fechar();
-      return { erro: `Não deu para buscar o runtime do Python (${e.message}).` };
+      // nunca o texto do navegador (em inglês: "Failed to fetch"); widgets.js diz o que acontece agora
+      return { erro: "Sem conexão: não deu para buscar o Python dos widgets.", detalhe: String(e?.message || e) };
     }
     if (c && c.versao !== m.versao) { // o site foi publicado de novo: o worker certo é outro
       c.fechar();
@@ -103,6 +108,16 @@
     return c;
   };
   if (cfg.modo !== "visivel" || !cfg.ocioso || !globalThis.caches || !globalThis.Worker) return;
+  // Baixa o runtime (e inicia o Python no worker compartilhado, que sobrevive à troca de página)
+  // quando o navegador estiver ocioso depois do load. O canal fica aberto até a página sair.
+  const antecipar = () => {
+    const con = navigator.connection;
+    if (cfg.antecipar === false || con?.saveData || /2g$/.test(con?.effectiveType || "")) return;
+    const ir = () => (globalThis.requestIdleCallback || setTimeout)(() => {
+      globalThis.livroAntecipado = globalThis.livroAbrir([], performance.now()).catch(() => null);
+    }, { timeout: 1500 });
+    if (document.readyState === "complete") ir(); else addEventListener("load", ir, { once: true });
+  };
   const inicio = performance.now();
   let cedo = null;
   try {
@@ -115,6 +130,7 @@
     .then((tem) => {
       if (tem) return globalThis.livroAbrir(__WIDGETS__, inicio, { cedo });
       cedo?.fechar();
+      if (__ANTECIPAR__) antecipar();
       return null;
     })
     .catch(() => { cedo?.fechar(); return null; });

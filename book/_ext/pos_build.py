@@ -43,7 +43,7 @@ import zipfile
 from base64 import urlsafe_b64encode
 from pathlib import Path
 
-from . import guardado, navegador
+from . import guardado, navegador, offline
 
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
@@ -295,12 +295,16 @@ def copia(saida: Path) -> dict:
              manifesto["roda"]]
     # A versão nomeia o worker compartilhado entre as páginas (book/_ext/partida.js): um site
     # novo, ou um worker.mjs novo, nunca conversa com o Python de um worker antigo ainda vivo.
+    # Os imports do worker levam o hash de cada módulo (offline.versiona_modulos): um módulo novo
+    # muda o worker.mjs, e com ele a versão.
     worker = static / "widgets" / "worker.mjs"
+    modulos = offline.versiona_modulos(worker.parent) if worker.exists() else {}
     codigo_worker = (worker if worker.exists() else AQUI.parent / "_static" / "widgets" / "worker.mjs").read_bytes()
     manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode() + codigo_worker)
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
     (destino / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")
     (saida / ".nojekyll").write_text("")
+    offline.escreve(saida, manifesto, modulos)  # o service worker (offline.js), com esta versão
     return manifesto
 
 

@@ -21,7 +21,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 
 from livro.widgets import api as widgets_api
-from . import exercicios, pos_build
+from . import exercicios, offline, pos_build
 
 MARCA = 'class="livro-widget"'
 
@@ -45,9 +45,15 @@ class WidgetDirective(Directive):
         return [nodes.raw("", html, format="html")]
 
 
+def _sem_comentarios(nome):
+    return "\n".join(linha for linha in (Path(__file__).parent / nome).read_text(encoding="utf-8").splitlines()
+                     if not linha.lstrip().startswith("//"))
+
+
 # A partida antecipada (book/_ext/partida.js), embutida no começo do <head>, sem os comentários.
-PARTIDA = "\n".join(linha for linha in (Path(__file__).parent / "partida.js").read_text(encoding="utf-8").splitlines()
-                    if not linha.startswith("//"))
+PARTIDA = _sem_comentarios("partida.js")
+# O registro do service worker (offline.js, escrito por offline.py), em toda página.
+REGISTRO = _sem_comentarios("registro.js")
 
 
 def nomes_dos_widgets(doctree) -> list[str]:
@@ -64,13 +70,18 @@ def _por_pagina(app, pagename, templatename, context, doctree):
     """Carrega o JS e o CSS dos widgets só nas páginas que têm widget, e a partida antecipada."""
     if doctree is None:
         return
+    site = app.builder.name == "html"  # o site (não a página única do PDF)
+    if site and offline.ligado():
+        context["metatags"] = context.get("metatags", "") + f"\n<script>{REGISTRO}</script>\n"
     nomes = nomes_dos_widgets(doctree)
-    if nomes:
-        app.add_css_file("widgets/widgets.css")
+    abertura = site and pagename == app.config.root_doc  # baixa o runtime em tempo ocioso (partida.js)
+    if nomes or abertura:
         # nos metatags, o começo do <head>: antes das folhas de estilo, que um <script> embutido
         # depois delas esperaria chegar (numa rede de celular, segundos)
-        script = PARTIDA.replace("__WIDGETS__", json.dumps(nomes))
+        script = PARTIDA.replace("__WIDGETS__", json.dumps(nomes)).replace("__ANTECIPAR__", json.dumps(abertura))
         context["metatags"] = context.get("metatags", "") + f"\n<script>{script}</script>\n"
+    if nomes:
+        app.add_css_file("widgets/widgets.css")
         app.add_js_file("widgets/widgets.js", defer="defer")
         if any(n.startswith(widgets_api.PREFIXO_EXERCICIO) for n in nomes):
             exercicios.por_pagina(app)  # o progresso e o enunciado de outra versão

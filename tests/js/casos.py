@@ -80,6 +80,11 @@ PEDIDOS = [
     {"widget": "config-bloco", "campos": {"atencao": "mha", "mlp": "gelu", "vieses": True}},
     {"widget": "compute", "campos": {"logC": "24", "logN": "11", "ajuste": "hoffmann"}},
     {"widget": "compute", "campos": {"inferencia": True, "logS": "14"}},
+    # texto decomposto (NFD, colado de um PDF): o Pyodide tem de compor igual (unicodedata)
+    {"widget": "tokens", "campos": {"texto": "o sofa\u0301 subiu no"}},
+    {"widget": "saida", "campos": {"frase": "o sofa\u0301 subiu no"}},
+    {"widget": "bloco", "campos": {"passo": "99"}, "acao": "recomecar"},
+    {"widget": "proximo", "campos": {"T": "quente"}, "acao": "recomecar"},
 ]
 
 

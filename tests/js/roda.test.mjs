@@ -90,8 +90,13 @@ test("o worker instala a roda do livro com loadPackage, a partir do lock do site
   assert.match(worker, /lockFileContents: lock/);
   assert.match(worker, /\bpy\.loadPackage\(m\.roda\.pacote/);
   assert.doesNotMatch(worker, /FS\.writeFile|sys\.path/, "o worker ainda põe arquivos do livro à mão");
-  // antes do instantâneo da memória, a mesma roda aberta pela API do Pyodide (nada além dela)
-  assert.deepEqual([...worker.matchAll(/unpackArchive\(([^)]*)\)/g)].map((x) => x[1]), ['roda, "wheel", { extractDir: sitePackages }']);
+  // antes do instantâneo da memória, a mesma roda aberta pela API do Pyodide (nada além dela),
+  // em pyodide_privado.mjs (tirarMemoria), o único lugar que fala com a API privada
+  const privado = readFileSync(join(HTML, "_static", "widgets", "pyodide_privado.mjs"), "utf8");
+  const codigo = worker.replace(/\/\/.*$/gm, ""); // sem os comentários
+  assert.doesNotMatch(codigo, /unpackArchive|makeMemorySnapshot|_loadSnapshot|_makeSnapshot|instantiateStreaming =|self\.fetch =/);
+  assert.match(worker, /tirarMemoria\(py, roda, /);
+  assert.deepEqual([...privado.matchAll(/unpackArchive\(([^)]*)\)/g)].map((x) => x[1]), ['roda, "wheel", { extractDir: sitePackages }']);
 });
 
 test("build reprodutível: a roda, o lock e a biblioteca padrão saem com os mesmos bytes de novo", () => {

@@ -21,16 +21,21 @@ const dorme = (ms) => new Promise((ok) => setTimeout(ok, ms));
 // do caminho cujo GET manda os cabeçalhos e depois nunca mais nada (a rede que para);
 // taxa: bytes por segundo divididos entre todas as conexões (um celular numa rede lenta);
 // reescrever: caminho -> função (corpo) => corpo novo, lida a cada pedido (um teste pode trocar
-// um arquivo no meio, como um site publicado de novo).
+// um arquivo no meio, como um site publicado de novo); latencia: ms antes de cada resposta (o
+// tempo de ida e volta de um celular). `fora` (mutável): true responde como um servidor que caiu
+// (a conexão fecha sem resposta), false volta ao normal.
 // Cache de 10 min, como no GitHub Pages. `contar` soma os bytes de corpo enviados.
-export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0, reescrever = {} } = {}) {
+export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0, reescrever = {}, latencia = 0 } = {}) {
   const base = resolve(raiz);
   // bytes: total; pedidos: caminhos; porCaminho: bytes por caminho; lista: um registro por pedido.
   const enviados = { bytes: 0, pedidos: [], porCaminho: {}, lista: [] };
   let livreEm = 0; // quando o "fio" compartilhado fica livre de novo (ms, relógio do processo)
   const pendura = (caminho, ext) => pendurar.some((p) => (p instanceof RegExp ? p.test(caminho) : p === ext));
   const abertos = new Set();
+  const estado = { fora: false };
   const servidor = createServer(async (req, res) => {
+    if (estado.fora) { req.socket.destroy(); return; }
+    if (latencia) await dorme(latencia);
     try {
       const caminho = decodeURIComponent(new URL(req.url, "http://x").pathname);
       let arquivo = normalize(join(base, caminho));
@@ -54,6 +59,7 @@ export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0, reescr
       if (!taxa) { conta(corpo.length); return res.end(corpo); }
       const PEDACO = 16 * 1024;
       for (let i = 0; i < corpo.length && !res.destroyed; i += PEDACO) {
+        if (estado.fora) { res.destroy(); break; } // o servidor caiu no meio do arquivo
         const n = Math.min(PEDACO, corpo.length - i);
         const agora = performance.now();
         const inicio = Math.max(agora, livreEm);
@@ -75,7 +81,10 @@ export async function servir(raiz, { tipos = {}, pendurar = [], taxa = 0, reescr
   await new Promise((ok) => servidor.listen(0, "127.0.0.1", ok));
   const url = `http://127.0.0.1:${servidor.address().port}/`;
   return {
-    url, enviados,
+    url, enviados, estado,
+    // derruba o servidor (todas as conexões abertas caem; as novas fecham sem resposta) ou o levanta
+    cair: () => { estado.fora = true; for (const s of abertos) s.destroy(); },
+    voltar: () => { estado.fora = false; },
     fechar: () => new Promise((ok) => {
       for (const s of abertos) s.destroy();
       servidor.closeAllConnections();

@@ -17,6 +17,10 @@
 // carga mostra o progresso e só desiste quando a rede para (nenhum byte em `paradoMs`) ou
 // quando o Python, já baixado, não inicia em `limiteMs`.
 //
+// Uma falha nunca é final: a mensagem diz em português o que houve (nunca o texto do navegador),
+// os controles seguem ativos e os números do build ficam; "Tentar de novo", o evento `online`
+// (a rede voltou) ou um novo toque num controle recomeçam a carga, do que já ficou guardado.
+//
 // Configuração opcional (testes e benchmark), antes de carregar a página:
 //   window.LIVRO_WIDGETS = { modo: "visivel" | "uso", paradoMs: 20000, limiteMs: 60000, ocioso: true,
 //                            compartilhado: true,  (false: um Worker comum, só desta página)
@@ -29,7 +33,7 @@ const CFG = Object.assign({ modo: "visivel", paradoMs: 20000, limiteMs: 60000, r
   globalThis.LIVRO_WIDGETS);
 const widgets = [...document.querySelectorAll(".livro-widget")];
 const medidas = { inicio: null, pronto: null, respostas: [], progresso: [], fases: null, bytes: null, bytecode: null,
-  compartilhado: null, reutilizado: null, worker: null, reaberturas: 0 };
+  compartilhado: null, reutilizado: null, worker: null, reaberturas: 0, falhas: [], tentativas: 0 };
 globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado };
 
 // Esta carga da página: o Python guarda o cache de KV de cada widget pelo inst, e um worker
@@ -89,7 +93,8 @@ function pedir(w, acao) {
   if (!acao && f.length && !f[f.length - 1].acao) f[f.length - 1].t0 = performance.now();
   else f.push({ acao: acao || null, t0: performance.now() });
   w.dataset.ocupado = "1";
-  if (estado === "parado") iniciar();
+  if (estado === "falhou") tentarDeNovo("uso"); // o leitor mexeu depois de uma falha: outra tentativa
+  else if (estado === "parado") iniciar();
   bombear(w);
 }
 
@@ -148,7 +153,7 @@ function resposta(id, r, pyMs) {
 function semResposta() {
   if (estado !== "pronto") return;
   if (medidas.reaberturas >= 2) {
-    falhar("O Python parou de responder. Recarregue a página para tentar de novo.");
+    falhar("O Python do navegador parou de responder.");
     return;
   }
   medidas.reaberturas++;
@@ -166,15 +171,40 @@ function semResposta() {
   todos("O Python do navegador parou de responder; carregando de novo…", "carregando");
 }
 
-function falhar(texto) {
+// Uma falha: a mensagem (em português, do worker ou daqui), os números do build à vista e o
+// botão "Tentar de novo". Os controles ficam ativos: mexer num deles também tenta de novo.
+// detalhe: o texto técnico (em inglês, às vezes), só para os testes, nunca na tela.
+function falhar(texto, detalhe) {
   estado = "falhou";
   if (canal) canal.fechar();
   canal = null;
-  todos(texto + " Os números abaixo são os da construção do livro.", "erro");
+  medidas.falhas.push({ texto, detalhe: detalhe || "", ms: performance.now() });
+  const quando = navigator.onLine === false ? " A página tenta de novo sozinha quando a conexão voltar." : "";
+  todos(texto + quando + " Os números abaixo são os da construção do livro.", "erro");
   for (const w of widgets) {
     w.classList.remove("livro-js"); // sem Python, mostra todas as linhas do build
-    for (const el of w._form.elements) el.disabled = true;
+    w._tentar.hidden = false;
+    clearTimeout(w._vigia);
+    if (w._emVoo) w._fila.unshift(w._emVoo); // o pedido no ar volta para a fila da próxima tentativa
+    w._emVoo = null;
+    w.dataset.ocupado = "0";
   }
+  emEspera.clear();
+}
+
+// Outra tentativa depois de uma falha (o botão, a rede que voltou, um controle tocado): volta a
+// "parado" e abre o worker de novo; o que já foi baixado vem do Cache API.
+function tentarDeNovo(porque) {
+  if (estado !== "falhou") return;
+  medidas.tentativas++;
+  medidas.ultimaTentativa = porque;
+  medidas.reaberturas = 0;
+  estado = "parado";
+  for (const w of widgets) {
+    w.classList.add("livro-js");
+    w._tentar.hidden = true;
+  }
+  iniciar(null);
 }
 
 const MIB = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -208,19 +238,22 @@ function iniciar(partida, opcoes) {
     return;
   }
   globalThis.livroAbrir([...new Set(widgets.map((w) => w.dataset.widget))], medidas.inicio, opcoes)
-    .then(adotar, (e) => falhar(`Este navegador não abriu o worker do Python (${e.message}).`));
+    .then(adotar, (e) => falhar("Este navegador não conseguiu abrir o Python dos widgets.", e?.message));
 }
 
 function adotar(c) {
-  if (c.erro) { falhar(c.erro); return; }
+  if (c.erro) { falhar(c.erro, c.detalhe); return; }
   canal = c;
   medidas.compartilhado = c.compartilhado;
   medidas.antecipado = !!c.antecipado; // o worker nasceu no <head>, antes do manifesto
   medidas.criado = c.criado; // quando o worker foi criado (ms da navegação)
   let limite = null;
+  // O script do worker não carregou (sem rede, e sem cópia guardada) ou quebrou: a mensagem do
+  // navegador (em inglês) fica só em medidas.falhas.
   c.aoErro = (ev) => {
     clearTimeout(limite);
-    falhar(`O worker do Python falhou (${ev.message || "erro ao carregar o script"}).`);
+    falhar(navigator.onLine === false ? "Sem conexão: não deu para baixar o Python dos widgets."
+      : "Não deu para carregar o Python dos widgets.", ev?.message || "erro ao carregar o script do worker");
   };
   c.aoMsg = (data) => {
     if (data.tipo === "progresso") {
@@ -231,8 +264,7 @@ function adotar(c) {
       clearTimeout(limite);
       limite = setTimeout(() => {
         if (estado !== "carregando") return;
-        const texto = `O Python foi baixado, mas não iniciou em ${Math.round(CFG.limiteMs / 1000)} s. ` +
-          "Recarregue a página para tentar de novo.";
+        const texto = `O Python foi baixado, mas não iniciou em ${Math.round(CFG.limiteMs / 1000)} s.`;
         c.enviar({ tipo: "desistir", mensagem: texto }); // um worker compartilhado se fecha
         falhar(texto);
       }, CFG.limiteMs);
@@ -254,6 +286,8 @@ function adotar(c) {
       medidas.sozinho = data.sozinho; // a carga começou quando o worker nasceu, antes do "iniciar" (o manifesto guardado)
       // quando o worker começou a rodar, em ms da navegação desta página (antes dela, se veio de outra)
       medidas.nasceu = Number.isFinite(data.nasceu) ? data.nasceu - performance.timeOrigin : null;
+      // o service worker (offline.js) guarda agora o que o worker buscou: o widget abre sem rede depois
+      globalThis.navigator.serviceWorker?.controller?.postMessage({ tipo: "guardar", urls: [] });
       todos(data.reutilizado ? "Pronto: o Python roda no seu navegador (já estava carregado, de outra página do livro)."
         : `Pronto: o Python roda no seu navegador (carregou em ${data.segundos} s).`, "pronto");
       for (const w of widgets) {
@@ -271,7 +305,7 @@ function adotar(c) {
     else if (data.tipo === "resposta") resposta(data.id, data.resposta, data.pyMs);
     else if (data.tipo === "falhou") {
       clearTimeout(limite);
-      if (estado !== "falhou") falhar(data.mensagem);
+      if (estado !== "falhou") falhar(data.mensagem, data.detalhe);
     }
   };
   // o que o worker já disse, na ordem (nenhuma mensagem chega durante este laço)
@@ -321,6 +355,15 @@ function preparar(w) {
   w._form = form;
   w._fila = [];
   w._emVoo = null;
+  // "Tentar de novo", ao lado da mensagem de uma falha (fora do formulário: não é um pedido)
+  const tentar = document.createElement("button");
+  tentar.type = "button";
+  tentar.className = "lw-botao lw-tentar";
+  tentar.textContent = "Tentar de novo";
+  tentar.hidden = true;
+  tentar.addEventListener("click", () => tentarDeNovo("botão"));
+  w.querySelector(".lw-status").after(tentar);
+  w._tentar = tentar;
   w.classList.add("livro-js");
   for (const el of form.elements) el.disabled = false;
   form.addEventListener("submit", (ev) => { ev.preventDefault(); pedir(w, null); });
@@ -350,6 +393,7 @@ if (location.protocol === "file:") {
 } else if (widgets.length) {
   widgets.forEach(preparar);
   addEventListener("click", clique, true);
+  addEventListener("online", () => tentarDeNovo("online")); // a rede voltou: tenta de novo sozinha
   if (CFG.modo === "visivel" && "IntersectionObserver" in globalThis) {
     const obs = new IntersectionObserver((entradas) => {
       if (entradas.some((e) => e.isIntersecting)) {

@@ -26,7 +26,7 @@
 //   resto (mesmo cache, mesmo progresso) e o fetch do loadPackage a recebe daqui.
 //
 // A memória do Python recém-iniciado também fica no Cache API (um instantâneo do Pyodide,
-// `makeMemorySnapshot`, API privada da versão fixada): a próxima carga sem um Python vivo (um
+// API privada da versão fixada, só por pyodide_privado.mjs): a próxima carga sem um Python vivo (um
 // Worker comum na página seguinte, ou o leitor que volta outro dia) a restaura em vez de iniciar
 // o Python de novo, já com os módulos dos widgets importados. A memória tem uns 21 MB, e metade
 // são páginas só de zeros, que não se guardam: ficam uns 11 MB (pedacosDaFoto); o que
@@ -34,10 +34,17 @@
 // O runtime descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão, uns 13 MB) fica ao
 // lado: a carga seguinte não descomprime nada; se o hash dele não confere, recomeça dos pedaços.
 
+import {
+  abrirCache, CACHE, chave, chaveManifesto, chaveMarcaHttp, chaveMemoria, chavesCru, hashDe, lerCru, lerMemoria,
+  urlWasmHttp,
+} from "./guardado.mjs";
+import { pedacosDaFoto } from "./memoria.mjs";
+import { conferirVersao, opcoesDaMemoria, remendar, rodarAsm, tirarMemoria } from "./pyodide_privado.mjs";
+
 const BASE = new URL("../", import.meta.url); // .../_static/
-const CACHE = "livro-runtime";
 const CONCORRENCIA = 2; // poucos pedidos de cada vez: numa recarga, no máximo 2 pedaços se perdem
 const COMPARTILHADO = typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope;
+const fetchDaRede = self.fetch.bind(self); // o fetch de verdade (o remendo do Pyodide é só durante a carga)
 const ID = globalThis.crypto?.randomUUID?.() ?? String(Math.random()).slice(2); // este worker (testes)
 let responder = null;
 let formato = null;
@@ -61,115 +68,14 @@ const preparo = (api) => [
 // A versão do site está no endereço deste worker (partida.js): a memória guardada começa a ser
 // lida já, antes de a página mandar o manifesto (a página ainda está lendo o HTML).
 const VERSAO = new URL(import.meta.url).searchParams.get("v");
-const chaveMemoria = (versao) => new URL(`pyodide/memoria?v=${versao}`, BASE).href;
-// O runtime já descomprimido (o .wasm, o pyodide.asm.js e a biblioteca padrão), guardado depois
-// do primeiro "pronto" com a versão do site: a carga seguinte não lê os pedaços de gzip nem os
-// descomprime de novo (uns 13 MB a mais no navegador).
-const chavesCru = (versao) => Object.fromEntries(["wasm", "asm", "stdlib"]
-  .map((n) => [n, new URL(`pyodide/cru/${n}?v=${versao}`, BASE).href]));
-// O manifesto da versão, guardado com o runtime descomprimido: com ele, a carga seguinte começa
-// quando o worker nasce (partirSozinho, abaixo), sem esperar o da página.
-const chaveManifesto = (versao) => new URL(`pyodide/cru/manifesto?v=${versao}`, BASE).href;
-// Os 12 primeiros dígitos hexadecimais do SHA-256: o "hash" de cada arquivo no manifesto.
-const hashDe = async (bytes) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).slice(0, 6)]
-  .map((x) => x.toString(16).padStart(2, "0")).join("");
-// O .wasm pelo cache HTTP do navegador (o endereço leva o hash dele). Só um wasm compilado de
-// uma resposta do `fetch` ganha o cache de código do V8 (no Chromium): a carga que o compila
-// dali grava o código já otimizado, e as seguintes o leem em vez de recompilar (sem as
-// compilações preguiçosas e do TurboFan que deixavam lentas as primeiras respostas de um worker
-// novo). Uma resposta do Cache API, ou montada aqui, não ganha. A marca diz que os bytes desse
-// endereço no cache HTTP já conferiram com o manifesto ("confere"), ou que já estiveram lá e
-// saíram ("faltou": um navegador que não guarda o arquivo, como uma janela anônima, cujo cache
-// HTTP fica na memória; então não se busca de novo, e o leitor não baixa o .wasm a cada carga).
-const urlWasmHttp = (m) => new URL(`${m.wasm.inteiro.url}?v=${m.wasm.inteiro.hash}`, BASE).href;
-const chaveMarcaHttp = (m) => new URL(`pyodide/cru/http?v=${m.wasm.inteiro.hash}`, BASE).href;
-async function lerCru(cache, kc, m) {
-  try {
-    const rs = await Promise.all([kc.wasm, kc.asm, kc.stdlib].map((k) => cache.match(k)));
-    if (!rs.every(Boolean)) return null;
-    const [wasm, asm, stdlib] = await Promise.all(rs.map((r) => r.blob()));
-    // um arquivo do tamanho errado não serve; o hash (SHA-256, o do manifesto) é conferido
-    // enquanto o wasm compila, antes de o Python iniciar
-    const pares = [[wasm, m.wasm.inteiro], [asm, m.asm.inteiro], [stdlib, m.stdlib.inteiro]];
-    if (pares.some(([b, item]) => b.size !== item.bytes)) return null;
-    const confere = Promise.all(pares.map(async ([b, item]) => {
-      if (await hashDe(await b.arrayBuffer()) !== item.hash) throw new Error(`o ${item.url} guardado não confere`);
-    }));
-    confere.catch(() => {}); // a falha aparece em iniciar
-    return { wasm, asm, stdlib, confere, bytes: wasm.size + asm.size + stdlib.size };
-  } catch {
-    return null;
-  }
-}
-// A memória guardada sem as páginas de 64 KB que são só zeros (metade dos 21 MB): "LVM1", o
-// tamanho da memória e, em ordem crescente, cada página com algum byte diferente de zero,
-// precedida do número dela; no fim, 0xFFFFFFFF (números u32, little-endian). Ler remonta a
-// memória inteira (zerada) e copia as páginas; um arquivo fora disso (estragado, de outra versão
-// do worker) é como nenhum: o Python inicia do jeito normal e guarda outro.
-const PAGINA = 65536;
-const MAGICA = 0x314d564c; // "LVM1"
-const FIM = 0xffffffff;
-const u32 = (...ns) => {
-  const b = new Uint8Array(4 * ns.length);
-  const dv = new DataView(b.buffer);
-  ns.forEach((n, i) => dv.setUint32(4 * i, n, true));
-  return b;
-};
-function zerada(p) {
-  const n = p.byteOffset % 4 === 0 ? p.length >> 2 : 0;
-  const k = new Uint32Array(p.buffer, p.byteOffset, n);
-  for (let j = 0; j < n; j++) if (k[j]) return false;
-  for (let j = 4 * n; j < p.length; j++) if (p[j]) return false;
-  return true;
-}
-// Os pedaços do arquivo, a cada chamada uns 256 KB (4 páginas com dados), ou null no fim.
-function pedacosDaFoto(foto) {
-  const paginas = Math.ceil(foto.length / PAGINA);
-  let i = -1;
-  return () => {
-    if (i === -1) { i = 0; return [u32(MAGICA, foto.length)]; }
-    if (i > paginas) return null;
-    const saida = [];
-    for (let postas = 0; i < paginas && postas < 4; i++) {
-      const p = foto.subarray(i * PAGINA, (i + 1) * PAGINA);
-      if (!zerada(p)) { saida.push(u32(i), p); postas++; }
-    }
-    if (i === paginas) { saida.push(u32(FIM)); i++; }
-    return saida;
-  };
-}
-function remontarFoto(b) {
-  if (b.byteLength < 12) return null;
-  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const total = dv.getUint32(4, true);
-  if (dv.getUint32(0, true) !== MAGICA || total === 0 || total > 2 ** 30) return null; // 1 GiB no máximo
-  const foto = new Uint8Array(total);
-  let pos = 8;
-  let ultima = -1;
-  while (pos + 4 <= b.byteLength) {
-    const i = dv.getUint32(pos, true);
-    pos += 4;
-    if (i === FIM) return pos === b.byteLength ? foto : null;
-    const n = Math.min(PAGINA, foto.length - i * PAGINA);
-    if (i <= ultima || n <= 0 || pos + n > b.byteLength) return null;
-    foto.set(b.subarray(pos, pos + n), i * PAGINA);
-    pos += n;
-    ultima = i;
-  }
-  return null;
-}
-const lerMemoria = (versao) => (self.caches ? caches.open(CACHE)
-  .then((c) => c.match(chaveMemoria(versao)))
-  .then((r) => (r ? r.arrayBuffer() : null))
-  .then((b) => (b ? remontarFoto(new Uint8Array(b)) : null))
-  .catch(() => null) : Promise.resolve(null));
 let memoriaCedo = VERSAO ? lerMemoria(VERSAO) : null; // solto depois de usado (21 MB)
 const t0 = performance.now();
 const fases = {};
 const marca = (nome) => { fases[nome] = Math.round(performance.now() - t0); };
 
 let estado = "parado"; // parado | carregando | pronto | falhou
-let mensagemFalha = "";
+let mensagemFalha = null; // { mensagem, motivo, detalhe } da última falha
+let desfazer = null; // desfaz os remendos do Pyodide (pyodide_privado.mjs) desta carga
 let iniciando = false; // tudo baixado, o Python começando
 let inicioCarga = 0; // quando esta carga começou (o "iniciar" da página, ou o worker sozinho)
 let sozinho = false; // a carga começou antes do "iniciar" de qualquer página (partirSozinho)
@@ -177,7 +83,8 @@ let entregue = false; // algum "pronto" desta carga já foi mandado
 const esperando = new Set(); // as portas (páginas) que pediram "iniciar" e esperam "pronto"
 const aquecidos = new Set(); // os widgets já chamados uma vez neste worker
 
-class Parou extends Error {}
+class Parou extends Error {} // a rede parou: nenhum byte em paradoMs
+class ErroServidor extends Error {} // o servidor respondeu com um erro HTTP (a mensagem, em português)
 
 // O que se guarda depois do "pronto" espera o leitor parar de mexer (nenhum pedido há 1 s):
 // guardar disputa a CPU, e uma resposta que chega nessa hora atrasaria.
@@ -192,15 +99,19 @@ function difundir(msg) {
   for (const p of esperando) p.postMessage(msg);
 }
 
-function falhou(mensagem) {
+// motivo: "rede" (a conexão caiu ou parou), "servidor" (um HTTP de erro) ou "python" (o Python
+// não iniciou; detalhe: o texto da exceção, só para os testes, nunca para o leitor). Uma falha
+// de rede ou do servidor deixa o worker limpo: o próximo "iniciar" (a página que tenta de novo)
+// recomeça a carga, do que já está no Cache API. Um Python que não iniciou pode ter deixado o
+// worker pela metade: o compartilhado se fecha, e a próxima tentativa abre outro.
+function falhou(mensagem, motivo = "python", detalhe = "", fechar = motivo === "python") {
   estado = "falhou";
-  mensagemFalha = mensagem;
-  difundir({ tipo: "falhou", mensagem });
+  mensagemFalha = { mensagem, motivo, detalhe, fechar };
+  difundir({ tipo: "falhou", ...mensagemFalha });
   esperando.clear();
-  if (COMPARTILHADO) self.close(); // quebrado não serve a ninguém: a próxima página abre outro
+  if (fechar && COMPARTILHADO) self.close();
 }
 
-const chave = (item) => new URL(`${item.url}?v=${item.hash}`, BASE).href;
 
 // ---------------------------------------------------------------------------
 // Buscar com progresso, cache e vigia de rede parada
@@ -211,20 +122,6 @@ function avisar(forcar) {
   if (!forcar && agora - ultimoAviso < 100) return;
   ultimoAviso = agora;
   difundir({ tipo: "progresso", ...progresso });
-}
-
-async function abrirCache(itens, extras = []) {
-  try {
-    if (!self.caches) return null; // fora de um contexto seguro (http:// que não é local)
-    const c = await caches.open(CACHE);
-    const validos = new Set([...itens.map(chave), ...extras]);
-    // o que é de outra versão sai sem a carga esperar (nunca é o que ela lê)
-    c.keys().then((reqs) => Promise.all(reqs.filter((r) => !validos.has(r.url)).map((r) => c.delete(r))))
-      .catch(() => {});
-    return c;
-  } catch {
-    return null;
-  }
 }
 
 async function buscar(item, cache) {
@@ -245,7 +142,7 @@ async function buscar(item, cache) {
   let n = 0;
   try {
     const r = await fetch(url, { signal: ctrl.signal });
-    if (!r.ok) throw new Error(`o servidor respondeu ${r.status} para _static/${item.url}`);
+    if (!r.ok) throw new ErroServidor(`O site respondeu ${r.status} a _static/${item.url}: o runtime do Python está incompleto no servidor.`);
     const leitor = r.body.getReader();
     const partes = [];
     for (;;) {
@@ -293,12 +190,13 @@ const mib = (n) => (n / 1048576).toLocaleString("pt-BR", { maximumFractionDigits
 // ---------------------------------------------------------------------------
 // semCru: sem o runtime descomprimido guardado (ele falhou nesta carga: recomeça dos pedaços).
 async function iniciar(m, semCru = false) {
-  if (!m?.wasm) return falhou("A página não mandou a lista do runtime do Python: recarregue a página.");
+  if (!m?.wasm) return falhou("A página não mandou a lista do runtime do Python.", "servidor");
   marca("pedido"); // o "iniciar" da página chegou (com o manifesto que ela já leu), ou o worker partiu sozinho
   inicioCarga = performance.now();
   // o módulo do Pyodide vem enquanto o runtime se lê do cache (antes, só depois dele)
   const mjs = import("../pyodide/pyodide.mjs");
-  mjs.catch(() => {}); // a falha aparece abaixo, no try
+  let mjsFalhou = false; // sem rede: um import que falhou fica falho neste worker (o mapa de módulos)
+  mjs.catch(() => { mjsFalhou = true; }); // a falha aparece abaixo, no try
   progresso.rede = progresso.cache = 0;
   const descomprime = typeof DecompressionStream === "function";
   const wasmItens = descomprime ? m.wasm.pedacos : [m.wasm.inteiro];
@@ -326,7 +224,6 @@ async function iniciar(m, semCru = false) {
   // o wasm como resposta do tipo application/wasm, dos bytes que já temos
   const respostaWasm = () => new Response(cru ? cru.wasm : descomprime ? gz(partesWasm) : new Blob(partesWasm),
     { headers: { "content-type": "application/wasm" } });
-  const fetchOriginal = self.fetch.bind(self);
   // O wasm compila enquanto o resto se monta (a biblioteca padrão, o pyodide.asm.js, a memória
   // guardada); o Pyodide recebe o módulo compilado, e uma segunda partida (depois de uma memória
   // guardada que não serviu) não compila de novo. Com o runtime guardado, ele começa já, antes de
@@ -337,7 +234,7 @@ async function iniciar(m, semCru = false) {
   };
   const compilar = () => {
     const c = !doHttp ? doGuardado()
-      : WebAssembly.compileStreaming(fetchOriginal(urlWasmHttp(m), { cache: "only-if-cached", mode: "same-origin" }))
+      : WebAssembly.compileStreaming(fetchDaRede(urlWasmHttp(m), { cache: "only-if-cached", mode: "same-origin" }))
         .then((modulo) => { wasmDe = "http"; return modulo; }, () => {
           cache.put(chaveMarcaHttp(m), new Response("faltou")).catch(() => {}); // saiu do cache HTTP
           return doGuardado();
@@ -349,8 +246,7 @@ async function iniciar(m, semCru = false) {
   // O pyodide.asm.js guardado (1 MB de JavaScript, uns 0,1 s deste thread) roda logo depois de o
   // wasm começar a compilar, junto com a compilação. Antes, rodava depois do módulo do Pyodide;
   // rodado antes da compilação, ele a atrasava (ela também usa este thread para ler o wasm).
-  const asmRodando = cru ? import(URL.createObjectURL(new Blob([cru.asm], { type: "text/javascript" })))
-    .then(() => null, (e) => e) : null;
+  const asmRodando = cru ? rodarAsm(cru.asm).then(() => null, (e) => e) : null;
   const itens = cru ? [m.lock, m.roda] : [...asmItens, ...wasmItens, stdlibItem, m.lock, m.roda];
   progresso.total = itens.reduce((s, i) => s + i.bytes, 0) + (cru ? cru.bytes : 0);
   if (cru) progresso.cache += cru.bytes;
@@ -359,12 +255,18 @@ async function iniciar(m, semCru = false) {
   try {
     dados = await buscarTodos(itens, cache);
   } catch (e) {
+    // Nunca o texto do navegador (em inglês: "Failed to fetch", "network error"): o que houve e o
+    // que acontece agora, em português. O que já chegou fica no Cache API.
+    const chegaram = `chegaram ${mib(progresso.rede + progresso.cache)} de ${mib(progresso.total)} MiB`;
+    if (e instanceof ErroServidor) return falhou(e.message, "servidor");
     if (e instanceof Parou) {
-      return falhou(`A rede parou: nenhum byte em ${Math.round(paradoMs / 1000)} s (chegaram ` +
-        `${mib(progresso.rede + progresso.cache)} de ${mib(progresso.total)} MiB). Recarregue a página: ` +
-        "o que já chegou fica guardado no navegador.");
+      return falhou(`A rede parou: nenhum byte em ${Math.round(paradoMs / 1000)} s (${chegaram}). ` +
+        "O que já chegou fica guardado neste navegador, e a carga continua daí.", "rede");
     }
-    return falhou(`Não deu para buscar o runtime do Python (${e.message}).`);
+    return falhou(progresso.rede + progresso.cache > 0
+      ? `A conexão caiu no meio do download do Python (${chegaram}). O que já chegou fica guardado ` +
+        "neste navegador, e a carga continua daí quando a rede voltar."
+      : "Sem conexão: não deu para baixar o Python dos widgets.", "rede", String(e?.message || e));
   }
   avisar(true);
   marca("baixado");
@@ -379,19 +281,10 @@ async function iniciar(m, semCru = false) {
   // O Pyodide busca `pyodide.asm.wasm` e, no loadPackage, a roda do livro com fetch:
   // entregamos os bytes que já temos (a resposta do wasm ele nem lê: recebe o módulo já
   // compilado, logo abaixo; sem ela, o pedido iria à rede).
-  self.fetch = (recurso, opcoes) => {
-    const u = typeof recurso === "string" ? recurso : (recurso.url || String(recurso));
-    if (u.endsWith("/pyodide.asm.wasm")) return Promise.resolve(respostaWasm());
-    if (u === urlRoda) return Promise.resolve(new Response(roda));
-    return fetchOriginal(recurso, opcoes);
-  };
   compilando ??= compilar();
-  WebAssembly.instantiateStreaming = async (_resposta, importacoes) => {
-    const module = await compilando;
-    const instance = await WebAssembly.instantiate(module, importacoes);
-    marca("wasm");
-    return { module, instance };
-  };
+  desfazer?.();
+  desfazer = remendar(self, { wasm: respostaWasm, arquivos: { [urlRoda]: roda }, compilando,
+    aoInstanciar: () => marca("wasm") });
 
   let py;
   let instalarDepois = null; // a roda, a instalar depois do "pronto" (o livro veio na memória)
@@ -408,7 +301,7 @@ async function iniciar(m, semCru = false) {
     } else {
       asm = descomprime ? await new Response(gz(partesAsm)).blob() : new Blob(partesAsm);
       try {
-        await import(URL.createObjectURL(new Blob([asm], { type: "text/javascript" })));
+        await rodarAsm(asm);
       } catch {
         // o Pyodide importa o arquivo ele mesmo
       }
@@ -423,7 +316,8 @@ async function iniciar(m, semCru = false) {
     };
     // Inicia o Python (da memória guardada, se veio) e instala a roda; confere uma conta.
     const subir = async (foto) => {
-      const py = await loadPyodide(foto ? { ...config, _loadSnapshot: foto } : { ...config, _makeSnapshot: Boolean(cache) });
+      const py = await loadPyodide({ ...config, ...opcoesDaMemoria(foto, Boolean(cache)) });
+      conferirVersao(py); // outro Pyodide: a API privada pode não valer (cai no catch de baixo)
       if (!foto && cache) {
         // Antes do loadPackage, que deixa objetos do JavaScript que o instantâneo recusa: a roda
         // aberta no site-packages (unpackArchive, a API do Pyodide que o loadPackage usa) e os
@@ -431,10 +325,7 @@ async function iniciar(m, semCru = false) {
         // loadPackage, logo abaixo, instala a mesma roda por cima e a registra). Copiar a memória leva uns 25 ms; guardá-la (uns 0,15–0,2 s, disputando a
         // CPU) fica para depois do "pronto".
         try {
-          const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
-          py.unpackArchive(roda, "wheel", { extractDir: sitePackages });
-          py.runPython(preparo(m.modulos.api));
-          novaFoto = py.makeMemorySnapshot();
+          novaFoto = tirarMemoria(py, roda, preparo(m.modulos.api));
         } catch {
           novaFoto = null; // sem instantâneo desta vez: a próxima carga inicia do jeito normal
         }
@@ -481,16 +372,20 @@ async function iniciar(m, semCru = false) {
     bytecode = { tipo: "bytecode", ms: 0, bytes: m.roda.bytes + m.stdlib.gz.bytes, origem: "build" };
     marca("imports");
   } catch (e) {
+    if (mjsFalhou) {
+      return falhou("Sem conexão: não deu para baixar o Python dos widgets.", "rede", String(e?.message || e), true);
+    }
     if (cru) {
       // o runtime descomprimido guardado pode ser a causa: apaga (e a memória) e recomeça dos pedaços;
       // um wasm do cache HTTP também: a marca passa a "faltou", e as próximas cargas não o usam
       await Promise.all([...Object.values(kc), chaveFoto].map((k) => cache.delete(k))).catch(() => {});
       if (wasmDe === "http") await cache.put(chaveMarcaHttp(m), new Response("faltou")).catch(() => {});
-      self.fetch = fetchOriginal;
+      desfazer?.();
+      desfazer = null;
       memoria = "sem";
       return iniciar(m, true);
     }
-    return falhou(`Não deu para iniciar o Python: ${e.message}`);
+    return falhou("O Python dos widgets não conseguiu iniciar neste navegador.", "python", String(e?.message || e));
   }
   estado = "pronto";
   ultimoPedido = performance.now(); // as primeiras respostas da página vêm logo: o que é de depois espera
@@ -563,7 +458,7 @@ async function iniciar(m, semCru = false) {
     let guardado = false;
     try {
       await ocioso();
-      const r = await fetchOriginal(urlWasmHttp(m));
+      const r = await fetchDaRede(urlWasmHttp(m));
       guardado = r.ok && await hashDe(await r.arrayBuffer()) === m.wasm.inteiro.hash;
       // não conferiu (ou o servidor não o tem): não se busca de novo nesta versão
       await cache.put(chaveMarcaHttp(m), new Response(guardado ? "confere" : "faltou"));
@@ -585,7 +480,8 @@ function pronto(p, reutilizado) {
       aquecidos.add(nome);
     }
   } catch (e) {
-    p.postMessage({ tipo: "falhou", mensagem: `Não deu para iniciar o Python: ${e.message}` });
+    p.postMessage({ tipo: "falhou", mensagem: "O Python dos widgets não conseguiu iniciar neste navegador.",
+      motivo: "python", detalhe: String(e?.message || e) });
     return;
   }
   if (!fases.aquecido) marca("aquecido");
@@ -641,7 +537,10 @@ function receber(p, data) {
       entregue = true;
       return pronto(p, reutilizado);
     }
-    if (estado === "falhou") return p.postMessage({ tipo: "falhou", mensagem: mensagemFalha });
+    // Um Python que não iniciou não tenta de novo neste worker (ele se fecha); uma falha de rede
+    // ou do servidor, sim: a carga recomeça do que já está no Cache API.
+    if (estado === "falhou" && mensagemFalha?.fechar) return p.postMessage({ tipo: "falhou", ...mensagemFalha });
+    if (estado === "falhou") estado = "parado";
     esperando.add(p);
     if (estado === "carregando") {
       // chegou no meio da carga (outra aba, ou esta página recarregada): segue a mesma carga
@@ -658,13 +557,13 @@ function receber(p, data) {
     try {
       resposta = JSON.parse(responder(JSON.stringify(data.pedido)));
     } catch {
-      resposta = { erro: "O widget não conseguiu responder a este pedido. Recarregue a página." };
+      resposta = { erro: "O widget não conseguiu responder a este pedido. Experimente outros valores, ou «Recomeçar»." };
     }
     respondidas++;
     p.postMessage({ tipo: "resposta", id: data.id, resposta, pyMs: performance.now() - t });
   } else if (data.tipo === "desistir" && estado === "carregando") {
     // a página esperou o Python iniciar e passou do limite dela
-    falhou(data.mensagem || "O Python não iniciou a tempo. Recarregue a página para tentar de novo.");
+    falhou(data.mensagem || "O Python não iniciou a tempo.");
   }
 }
 

@@ -4,6 +4,7 @@ Toda entrada ruim vira `ErroEntrada`, com a mensagem em português que o widget
 mostra; nenhuma função aqui deixa escapar outra exceção.
 """
 import math
+import unicodedata
 
 from livro.formato import inteiro
 
@@ -32,6 +33,12 @@ def em(rotulo, inicio=False):
     return s[:1].upper() + s[1:] if inicio else s
 
 
+def ler_texto(valor):
+    """O texto de um campo, em NFC: "sofá" colado de um PDF ou de um Mac chega decomposto
+    (o "a" e o acento à parte, NFD), e só composto ele casa com os tokens do vocabulário."""
+    return "" if valor is None else unicodedata.normalize("NFC", str(valor))
+
+
 def ler_num(valor, rotulo, opcional=False, dominio=None):
     """'0,7' ou '0.7' -> 0.7; vazio -> None (se opcional) ou erro; letras -> erro.
 
@@ -43,7 +50,7 @@ def ler_num(valor, rotulo, opcional=False, dominio=None):
     if isinstance(valor, (int, float)):
         v = float(valor)
     else:
-        s = "" if valor is None else str(valor).strip()
+        s = ler_texto(valor).strip()
         if s == "":
             if opcional:
                 return None

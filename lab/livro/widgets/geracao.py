@@ -2,7 +2,7 @@
 
 from livro import brinquedo as b
 from livro.formato import casas_min, cientifico, contagem, inteiro, num
-from livro.widgets.campos import inteiro_se_der, ligado, ler_num
+from livro.widgets.campos import inteiro_se_der, ligado, ler_num, ler_texto
 from livro.widgets.html import (
     botao,
     campo_marca,
@@ -56,7 +56,7 @@ def _saida_form(c):
 
 def _saida(c, acao, inst):
     c = dict(c)
-    frase = c.get("frase", b.PROMPT)
+    frase = ler_texto(c.get("frase", b.PROMPT))
     atencao = ligado(c.get("atencao", True))
     ids = b.codificar(frase)            # erro em português para palavra fora do vocabulário
     r = modelo_prompt(atencao) if ids == b.IDS_PROMPT else b.modelo(ids, atencao)
@@ -151,10 +151,12 @@ def _logits(inst, ids):
 
 
 def _proximo(c, acao, inst):
-    c = dict(c)
+    # «Recomeçar» volta sempre ao estado inicial (o prompt e a configuração padrão), mesmo de
+    # um campo com letras: o widget nunca fica preso num erro.
+    c = _prox_padrao() if acao == "recomecar" else dict(c)
     if acao and acao.startswith("preset:"):
         c.update(PRESETS_PROXIMO.get(acao[7:], {}))
-    ids = list(b.IDS_PROMPT) if acao == "recomecar" else _ler_ids(c.get("ids"))
+    ids = _ler_ids(c.get("ids"))
     T = ler_num(c.get("T"), "a temperatura T", dominio=DOMINIO_T)
     k = inteiro_se_der(ler_num(c.get("k"), "o top-k", opcional=True, dominio=f"um inteiro de 1 a {b.V}"))
     top_p = ler_num(c.get("top_p"), "o top-p", opcional=True, dominio=DOMINIO_TOP_P)

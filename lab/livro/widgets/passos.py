@@ -15,6 +15,7 @@ from livro.widgets.campos import (
     ligado,
     ler_inteiro,
     ler_num,
+    ler_texto,
 )
 from livro.widgets.html import (
     botao,
@@ -80,8 +81,7 @@ def nota_eot(ids, onde):
 
 
 def _tokens(c, acao, inst):
-    texto = c.get("texto", "")
-    texto = "" if texto is None else str(texto)
+    texto = ler_texto(c.get("texto", ""))
     toks = b.tokenizar(texto)
     ids = b.codificar(texto)
     n = len(ids)
@@ -340,23 +340,27 @@ def _bloco_pecas_do_texto(x_txt, com):
 
 
 def _bloco(c, acao, inst):
+    total = len(PASSOS_BLOCO)
+    # «Recomeçar» volta sempre ao estado inicial (a grade, a marca, o caso e a linha 1), mesmo de
+    # uma grade com letras ou de um passo impossível: o widget nunca fica preso num erro.
+    if acao == "recomecar":
+        c, acao = _bloco_padrao(), None
     c = dict(c)
-    passo = ler_inteiro(c.get("passo") or "1", "o passo", 1, len(PASSOS_BLOCO))
-    if acao == "avancar":
-        passo = min(len(PASSOS_BLOCO), passo + 1)
-    elif acao == "voltar":
-        passo = max(1, passo - 1)
-    elif acao == "tudo":
-        passo = len(PASSOS_BLOCO)
-    elif acao == "recomecar":
-        passo = 1
+    if acao == "tudo":
+        passo = total
     elif acao and acao.startswith("caso:"):
         nome = acao[5:]
         if nome not in CASOS_BLOCO:
             raise ErroEntrada(f"Caso desconhecido: {nome}.")
         x_caso, at_caso = CASOS_BLOCO[nome]
         c.update(_grade(x_caso), com_atencao=at_caso, caso=nome)
-        passo = len(PASSOS_BLOCO)
+        passo = total
+    else:
+        passo = ler_inteiro(c.get("passo") or "1", "o passo", 1, total)
+        if acao == "avancar":
+            passo = min(total, passo + 1)
+        elif acao == "voltar":
+            passo = max(1, passo - 1)
     c["passo"] = str(passo)
     x = [[ler_num(c.get(f"x{i}{j}"), f"x{subscrito(i)}{subscrito(j)} (linha {i}, coluna {j})")
           for j in range(1, b.d + 1)] for i in range(1, N_MINI + 1)]
@@ -379,7 +383,6 @@ def _bloco(c, acao, inst):
         out.append(f'<li class="{cls}" data-passo="{k}"><p class="lw-passo-titulo">{titulo}</p>{corpo}'
                    f'<p class="lw-legenda">{leg}</p></li>')
     out.append("</ol>")
-    total = len(PASSOS_BLOCO)
     out.append(nota(f"Linha {passo} de {total}" + (" (fim do bloco)" if passo == total else ""),
                      "lw-progresso"))
     notas = []
@@ -399,7 +402,14 @@ def _bloco(c, acao, inst):
     if caso != "base":
         notas.append("Em destaque, as células que mudaram em relação ao caso base.")
     out.append("".join(nota(n, "lw-caso") for n in notas))
-    return "".join(out), c, []
+    # Um botão que não pode agir fica desligado: na linha 1 não há para onde voltar; na última,
+    # nem avançar nem mostrar mais.
+    return "".join(out), c, desligados_bloco(passo)
+
+
+def desligados_bloco(passo):
+    """As ações do bloco que não fazem nada na linha `passo` (de 1 a len(PASSOS_BLOCO))."""
+    return (["voltar"] if passo <= 1 else []) + (["avancar", "tudo"] if passo >= len(PASSOS_BLOCO) else [])
 
 
 

@@ -1,0 +1,85 @@
+"""O site sem rede depois da primeira visita: o service worker e as versões dos módulos do worker.
+
+Chamado por `pos_build.copia` no fim do build:
+
+- `versiona_modulos`: no site, cada `import ... from "./x.mjs"` dos módulos do worker dos widgets
+  ganha `?v=` com o hash de x (e do que x importa): um deploy novo nunca junta o worker.mjs novo
+  com um módulo velho do cache HTTP, e a versão do site (que sai do worker.mjs) muda com eles;
+- `escreve`: `offline.js`, na raiz do site (o escopo de um service worker é a pasta do script),
+  feito de `servico.js` com a versão do site, a lista do que ele guarda ao instalar e um hash
+  das páginas. Com `LIVRO_OFFLINE=0` no build, sai um service worker que apaga o que o outro
+  guardou e se desregistra, e as páginas não registram nenhum (widgets.py).
+"""
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+AQUI = Path(__file__).resolve().parent
+ARQUIVO = "offline.js"
+IMPORT = re.compile(r'(from\s+"\./)([\w-]+\.mjs)(?:\?v=\w+)?(")')  # um ?v= de antes sai
+
+
+def ligado() -> bool:
+    """O service worker está ligado neste build? (`LIVRO_OFFLINE=0` desliga)"""
+    return os.environ.get("LIVRO_OFFLINE", "1").strip().lower() not in ("0", "nao", "não", "false", "off")
+
+
+def _h(dados: bytes) -> str:
+    return hashlib.sha256(dados).hexdigest()[:12]
+
+
+def versiona_modulos(pasta: Path) -> dict:
+    """Reescreve os imports locais dos .mjs de `pasta` com ?v=hash; devolve nome -> hash."""
+    textos = {p.name: p.read_text(encoding="utf-8") for p in sorted(Path(pasta).glob("*.mjs"))}
+    hashes = {}
+
+    def hash_de(nome, caminho=()):
+        if nome in hashes:
+            return hashes[nome]
+        if nome in caminho:
+            raise SystemExit(f"imports circulares entre os módulos do worker: {' → '.join(caminho + (nome,))}")
+        if nome not in textos:
+            raise SystemExit(f"um módulo do worker importa ./{nome}, que não está em {pasta}")
+        novo = IMPORT.sub(lambda m: f"{m[1]}{m[2]}?v={hash_de(m[2], caminho + (nome,))}{m[3]}", textos[nome])
+        textos[nome] = novo
+        hashes[nome] = _h(novo.encode())
+        return hashes[nome]
+
+    for nome in list(textos):
+        hash_de(nome)
+    for nome, texto in textos.items():
+        (Path(pasta) / nome).write_text(texto, encoding="utf-8")
+    return hashes
+
+
+def _hash_paginas(saida: Path) -> str:
+    """Um hash das páginas e dos arquivos do tema (sem o runtime do Python, que tem a versão
+    dele): um deploy que só muda o texto também troca o cache das páginas."""
+    h = hashlib.sha256()
+    for p in sorted(saida.rglob("*")):
+        rel = p.relative_to(saida).as_posix()
+        if p.is_file() and not rel.startswith(("_static/pyodide/", ARQUIVO)) and p.suffix in (
+                ".html", ".css", ".js", ".mjs", ".json", ".svg", ".woff2"):
+            h.update(rel.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def escreve(saida: Path, manifesto: dict, modulos: dict) -> Path:
+    """Escreve `offline.js` na raiz do site `saida`."""
+    saida = Path(saida)
+    destino = saida / ARQUIVO
+    if not ligado():
+        destino.write_text((AQUI / "servico_desliga.js").read_text(encoding="utf-8"), encoding="utf-8")
+        return destino
+    versao = f"{manifesto['versao']}-{_hash_paginas(saida)}"
+    # O que o worker dos widgets busca pela rede além do runtime (que ele guarda no Cache API):
+    # ele mesmo, os módulos dele, o pyodide.mjs e o manifesto.
+    guardar = [f"_static/widgets/worker.mjs?v={manifesto['versao']}",
+               *[f"_static/widgets/{n}?v={h}" for n, h in sorted(modulos.items()) if n != "worker.mjs"],
+               f"_static/{manifesto['mjs']['url']}", "_static/pyodide/manifesto.json"]
+    texto = (AQUI / "servico.js").read_text(encoding="utf-8")
+    texto = texto.replace("__VERSAO__", json.dumps(versao)).replace("__GUARDAR__", json.dumps(guardar))
+    destino.write_text(texto, encoding="utf-8")
+    return destino
