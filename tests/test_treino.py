@@ -1,0 +1,106 @@
+"""O gradiente de `livro.treino` contra o autograd do torch (float64) e diferenças finitas."""
+import math
+import random
+
+import pytest
+
+from livro import brinquedo as b
+from livro import treino as tr
+
+torch = pytest.importorskip("torch")
+
+
+def _torch_perda(P, ids, pos_ln=False):
+    """O brinquedo em torch, escrito de novo a partir das equações (não de `treino`)."""
+    def ln(x):
+        mu = x.mean(-1, keepdim=True)
+        var = ((x - mu) ** 2).mean(-1, keepdim=True)
+        return (x - mu) / torch.sqrt(var + b.EPS)
+
+    def gelu(z):
+        return 0.5 * z * (1 + torch.tanh(math.sqrt(2 / math.pi) * (z + 0.044715 * z ** 3)))
+
+    def attn(u):
+        n = u.shape[0]
+        Q, K, V = u @ P["W_Q"], u @ P["W_K"], u @ P["W_V"]
+        mask = torch.triu(torch.ones(n, n, dtype=torch.bool), 1)
+        outs = []
+        for c in range(b.n_cabecas):
+            sl = slice(c * b.d_h, (c + 1) * b.d_h)
+            S = Q[:, sl] @ K[:, sl].T / math.sqrt(b.d_h)
+            A = torch.softmax(S.masked_fill(mask, float("-inf")), -1)
+            outs.append(A @ V[:, sl])
+        return torch.cat(outs, -1) @ P["W_O"]
+
+    t = torch.tensor(ids)
+    X = P["E"][t] + P["P"][: len(ids)]
+    if not pos_ln:
+        h = X + attn(ln(X))
+        y = h + gelu(ln(h) @ P["W1"]) @ P["W2"]
+        z = ln(y) @ P["W_U"]
+    else:
+        h = ln(X + attn(X))
+        y = ln(h + gelu(h @ P["W1"]) @ P["W2"])
+        z = y @ P["W_U"]
+    return torch.nn.functional.cross_entropy(z[:-1], t[1:])
+
+
+def _torch_grad(pesos, ids, pos_ln=False):
+    P = {k: torch.tensor(v, dtype=torch.float64, requires_grad=True) for k, v in pesos.items()}
+    L = _torch_perda(P, ids, pos_ln)
+    L.backward()
+    return L.item(), {k: P[k].grad.tolist() for k in P}
+
+
+def _dif_max(G, H):
+    return max(abs(g - h) for k in G for lg, lh in zip(G[k], H[k]) for g, h in zip(lg, lh))
+
+
+def _sequencias():
+    gerador = random.Random(7)
+    seqs = [b.IDS_PROMPT, [0, 2], list(range(8)), [3, 3, 3, 3]]
+    for _ in range(8):
+        n = gerador.randint(2, b.n_ctx)
+        seqs.append([gerador.randrange(b.V) for _ in range(n)])
+    return seqs
+
+
+@pytest.mark.parametrize("pos_ln", [False, True])
+@pytest.mark.parametrize("ids", _sequencias())
+def test_gradiente_igual_ao_do_torch(ids, pos_ln):
+    for pesos in (tr.pesos_do_brinquedo(), tr.pesos_aleatorios(len(ids))):
+        L, G = _torch_grad(pesos, ids, pos_ln)
+        assert tr.perda(pesos, ids, pos_ln) == pytest.approx(L, abs=1e-12)
+        meu = tr.gradiente(pesos, ids, pos_ln)
+        assert set(meu) == set(pesos)
+        for k in pesos:
+            assert [len(meu[k]), len(meu[k][0])] == [len(pesos[k]), len(pesos[k][0])]
+        assert _dif_max(meu, G) <= 1e-10
+
+
+def test_perda_do_brinquedo_e_a_do_passo_6():
+    ps = b.perdas(b.IDS_PROMPT)
+    assert tr.perda(tr.pesos_do_brinquedo(), b.IDS_PROMPT) == pytest.approx(sum(ps) / len(ps), abs=1e-14)
+
+
+def test_diferencas_finitas_centrais():
+    pesos, ids = tr.pesos_aleatorios(3), [0, 2, 4, 5, 1, 6]
+    G = tr.gradiente(pesos, ids)
+    gerador = random.Random(1)
+    for nome in tr.NOMES:
+        for _ in range(3):
+            i, j = gerador.randrange(len(pesos[nome])), gerador.randrange(len(pesos[nome][0]))
+            assert tr.diferenca_finita(pesos, ids, nome, i, j) == pytest.approx(G[nome][i][j], abs=1e-8)
+
+
+def test_linha_sem_uso_tem_gradiente_zero():
+    G = tr.gradiente(tr.pesos_do_brinquedo(), b.IDS_PROMPT)
+    # O token 6 não aparece no prompt: a linha dele em E não recebe nada; P só até a posição 5.
+    assert G["E"][6] == [0.0] * b.d and all(v == 0.0 for linha in G["P"][5:] for v in linha)
+    assert any(v != 0.0 for v in G["E"][2])
+
+
+@pytest.mark.parametrize("ids", [[], [3], [0, 12], [0, -1], list(range(9)), "ab", [0, 1.0]])
+def test_entrada_ruim_tem_mensagem(ids):
+    with pytest.raises(b.ErroToken):
+        tr.gradiente(tr.pesos_do_brinquedo(), ids)
