@@ -104,3 +104,20 @@ def test_linha_sem_uso_tem_gradiente_zero():
 def test_entrada_ruim_tem_mensagem(ids):
     with pytest.raises(b.ErroToken):
         tr.gradiente(tr.pesos_do_brinquedo(), ids)
+
+
+def _margem(x, casas=3):
+    passo = 10.0 ** -casas
+    return abs((x / passo) % 1.0 - 0.5) * passo
+
+
+def test_vetores_da_pagina_longe_do_arredondamento():
+    """Os vetores da linha 5 que a página imprime com 3 casas não estão a 10⁻⁹ de virar."""
+    pesos, ids = tr.pesos_do_brinquedo(), b.codificar("o gato subiu no telhado")
+    r = tr.ida(pesos, ids)
+    G, volta = tr.volta(pesos, r)
+    du2 = tr.volta_mlp(r["u2"], r["g"], r["o"], volta["dy"], pesos["W1"], pesos["W2"])["u2"]
+    valores = [*volta["dz"][4], *volta["dy_chapeu"][4], *volta["dy"][4], *du2[4], *volta["dh"][4],
+               *volta["dX"][4], tr.perda(pesos, ids)]
+    valores += [max((v for linha in M for v in linha), key=abs) for M in G.values()]
+    assert [v for v in valores if v != 0 and _margem(v) < 1e-9] == []

@@ -431,3 +431,61 @@ class Treino:
 def treinar(passos, taxa=0.01, semente=SEMENTE, pos_ln=False):
     """Um treino inteiro -> o objeto `Treino` depois de `passos` passos."""
     return Treino(taxa, semente, pos_ln).anda(passos)
+
+
+def perda_minima(corpus=CORPUS):
+    """O piso da perda no corpus: cada linha prevê com as frequências do que veio depois do mesmo
+    começo de frase (o melhor que um modelo causal pode fazer nestas frases)."""
+    seguintes, linhas = {}, []
+    for ids, vezes in ids_do_corpus(corpus):
+        for i in range(len(ids) - 1):
+            conta = seguintes.setdefault(tuple(ids[:i + 1]), {})
+            conta[ids[i + 1]] = conta.get(ids[i + 1], 0) + vezes
+            linhas.append((tuple(ids[:i + 1]), ids[i + 1], vezes))
+    total = sum(v for *_, v in linhas)
+    return fsum([v * -math.log(seguintes[pre][alvo] / sum(seguintes[pre].values()))
+                 for pre, alvo, v in linhas]) / total
+
+
+# Os treinos que a página mostra (e que os testes conferem, com a libm perturbada).
+PASSOS = 150
+TAXA = 0.05               # o treino principal, e o começo do widget
+TAXAS = (0.005, 0.05, 0.3)
+TAXA_ALTA = 0.3           # pré-LN contra pós-LN
+
+
+def experimentos():
+    """{(taxa, pos_ln): Treino depois de PASSOS passos}: as três taxas no pré-LN e a alta no pós-LN."""
+    runs = {(taxa, False): treinar(PASSOS, taxa) for taxa in TAXAS}
+    runs[(TAXA_ALTA, True)] = treinar(PASSOS, TAXA_ALTA, pos_ln=True)
+    return runs
+
+
+def salto(curva, depois=1, limite=1.0):
+    """O primeiro passo, a partir de `depois`, em que a perda passa de `limite` (None se nunca)."""
+    return next((i for i in range(depois, len(curva)) if curva[i] > limite), None)
+
+
+LIMIAR_BAIXO, LIMIAR_SALTO = 0.3, 2    # "abaixo de 0,3 nat" e "mais de 2 nats" (o salto do pós-LN)
+
+
+def resumo(runs=None):
+    """Os números dos treinos que a página imprime: nome -> (valor, casas); casas None: inteiro.
+
+    Os testes rodam isto com exp, log e tanh perturbados no último bit e exigem o mesmo texto
+    impresso, com folga: são números que saem iguais em qualquer máquina IEEE."""
+    runs = experimentos() if runs is None else runs
+    T, lento, alto = runs[(TAXA, False)], runs[(TAXAS[0], False)], runs[(TAXAS[-1], False)]
+    pos = runs[(TAXA_ALTA, True)]
+    k_alto = max(range(20, 60), key=lambda k: alto.curva[k])           # a subida no meio do caminho
+    baixou = next(i for i, v in enumerate(pos.curva) if v < LIMIAR_BAIXO)
+    k_salto = salto(pos.curva, depois=baixou, limite=1)
+    R = {"perda_ini": (T.curva[0], 3), "perda_fim": (T.perda_agora(), 3),
+         "fim_lento": (lento.perda_agora(), 3), "fim_alto": (alto.perda_agora(), 3),
+         "alto_pico": (alto.curva[k_alto], 2), "alto_pico_passo": (k_alto, None),
+         "alto_antes": (min(alto.curva[:k_alto]), 2),
+         "pos_baixou": (baixou, None), "pos_salto": (k_salto, None),
+         "pos_min": (min(pos.curva[:k_salto]), 2)}
+    for i, x in enumerate(T.proximo()):
+        R[f"p_trein_{i}"] = (x, 2)
+    return R
