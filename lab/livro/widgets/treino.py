@@ -60,8 +60,9 @@ def _estado(inst, taxa, arranjo, acao):
     return e
 
 
-def anda(e, ms=MS_POR_PEDIDO):
+def anda(e, ms=None):
     """Alguns passos, até `ms` milissegundos de conta (ao menos um) ou MAX_PASSOS."""
+    ms = MS_POR_PEDIDO if ms is None else ms
     t0 = time.perf_counter()
     T = e["treino"]
     while len(T.curva) < MAX_PASSOS:
