@@ -401,27 +401,35 @@ class Adam:
 
 
 class Treino:
-    """Um treino que anda aos poucos (a página e o widget): pesos, Adam e a curva da perda."""
+    """Um treino que anda aos poucos (a página e o widget): pesos, Adam e a curva da perda.
+
+    `curva[k]` é a perda do corpus depois de k passos; `curva[-1]`, a de agora. O gradiente dos
+    pesos de agora fica guardado para o próximo passo: cada passo custa uma ida e uma volta."""
 
     def __init__(self, taxa=0.01, semente=SEMENTE, pos_ln=False, corpus=CORPUS):
         self.pesos = pesos_aleatorios(semente, ESCALA_INICIAL)
         self.adam = Adam(self.pesos, taxa)
         self.pos_ln = pos_ln
         self.corpus_ids = ids_do_corpus(corpus)
-        self.curva = []          # a perda antes de cada passo
+        L, self._G = gradiente_do_corpus(self.pesos, self.corpus_ids, pos_ln)
+        self.curva = [L]
 
     def anda(self, passos):
-        """Dá `passos` passos de Adam; a curva ganha a perda de antes de cada um."""
+        """Dá `passos` passos de Adam; a curva ganha a perda depois de cada um."""
         for _ in range(passos):
-            L, G = gradiente_do_corpus(self.pesos, self.corpus_ids, self.pos_ln)
+            self.adam.passo(self.pesos, self._G)
+            L, self._G = gradiente_do_corpus(self.pesos, self.corpus_ids, self.pos_ln)
             if not math.isfinite(L):
                 raise OverflowError("A perda deixou de ser um número finito.")
             self.curva.append(L)
-            self.adam.passo(self.pesos, G)
         return self
 
     def perda_agora(self):
-        return perda_do_corpus(self.pesos, self.corpus_ids, self.pos_ln)
+        return self.curva[-1]
+
+    @property
+    def passos(self):
+        return len(self.curva) - 1
 
     def proximo(self, ids=b.IDS_PROMPT):
         """p do próximo token depois de `ids` (a última linha)."""

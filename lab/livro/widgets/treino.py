@@ -37,7 +37,10 @@ def _form(c):
                   campo_lista("arranjo", "a norma", ARRANJOS, c["arranjo"]))
             + linha(botao("Começar", "comecar", True), botao("Pausar", "pausar"),
                     botao("Recomeçar", "recomecar"),
-                    botao("passo", "passo").replace("<button ", "<button hidden ", 1)))
+                    botao("passo", "passo").replace("<button ", "<button hidden ", 1))
+            + nota("Trocar a taxa ou a norma recomeça do mesmo começo sorteado. Com taxas altas o "
+                   "treino pode ficar caótico: dali em diante, o último bit de uma exponencial muda a "
+                   "curva, e outro navegador pode mostrar outros números.", "lw-dica"))
 
 
 def ler_taxa(valor):
@@ -65,11 +68,11 @@ def anda(e, ms=None):
     ms = MS_POR_PEDIDO if ms is None else ms
     t0 = time.perf_counter()
     T = e["treino"]
-    while len(T.curva) < MAX_PASSOS:
+    while T.passos < MAX_PASSOS:
         T.anda(1)
         if (time.perf_counter() - t0) * 1000 >= ms:
             break
-    if len(T.curva) >= MAX_PASSOS:
+    if T.passos >= MAX_PASSOS:
         e["rodando"] = False
 
 
@@ -82,15 +85,20 @@ def curva_svg(curva, teto):
     pts = " ".join(ponto(i, v) for i, v in enumerate(curva))
     piso = A - m - (A - 2 * m) * PISO / teto
     return (f'<svg class="lw-curva" viewBox="0 0 {L:.0f} {A:.0f}" width="100%" role="img" '
-            f'aria-label="A perda a cada passo de treino">'
+            f'aria-label="A curva da perda do corpus a cada passo de treino, com a linha tracejada do piso">'
             f'<line x1="{m}" y1="{piso:.1f}" x2="{L - m}" y2="{piso:.1f}" stroke="#999" '
             f'stroke-dasharray="3 3"/>'
             f'<polyline points="{pts}" fill="none" stroke="#1f77b4" stroke-width="1.5"/></svg>')
 
 
+_MAO = []   # as probabilidades do brinquedo posto à mão, calculadas uma vez
+
+
 def _tabela(T):
     p = T.proximo()
-    mao = b.modelo(b.IDS_PROMPT)["p"][-1]
+    if not _MAO:
+        _MAO.append(b.modelo(b.IDS_PROMPT)["p"][-1])
+    mao = _MAO[0]
     itens = [(tok(i), p[i], [num(p[i], 2), num(mao[i], 2)], "") for i in b.ranking(p, N_TABELA)]
     return barras(itens, ["depois de “o gato subiu no”", "", "treinado agora", "posto à mão"])
 
@@ -108,16 +116,16 @@ def _treino(c, acao, inst):
     if e["rodando"] and acao in ("comecar", "passo"):
         anda(e)
     T = e["treino"]
-    passos = len(T.curva)
+    passos = T.passos
     agora = T.perda_agora()
-    teto = max(T.curva[0] if T.curva else agora, agora, 1.0)
+    teto = max(T.curva[0], 1.0)
     linhas = [f"Passo {inteiro(passos)} de {inteiro(MAX_PASSOS)} · perda {num(agora, 3)} nats "
               f"(piso do corpus: {num(PISO, 3)})"]
-    if passos > PASSOS_PAGINA:
+    if passos >= PASSOS_PAGINA:
         linhas.append(f"No passo {inteiro(PASSOS_PAGINA)}, o da página: perda "
                       f"{num(T.curva[PASSOS_PAGINA], 3)} nats.")
     marca = ' data-continua="1"' if e["rodando"] else ""
-    html = (f'<div class="lw-treino"{marca}>' + curva_svg(T.curva + [agora], teto)
+    html = (f'<div class="lw-treino"{marca}>' + curva_svg(T.curva, teto)
             + "".join(nota(escapa(s)) for s in linhas) + _tabela(T) + "</div>")
     if e["rodando"]:
         desligar = ["comecar"]
