@@ -69,7 +69,7 @@ def _sem_outros():
     outros = {(t, False): tr.treinar(60, t) for t in tr.TAXAS if t != tr.TAXA}
     pos = tr.Treino(tr.TAXA_ALTA, pos_ln=True)
     pos.curva = [2.0, 0.2, 0.2, 3.0]
-    return {**outros, (tr.TAXA_ALTA, True): pos}
+    return {**outros, (tr.TAXA_ALTA, True): pos, (tr.TAXA, True): tr.Treino(tr.TAXA, pos_ln=True)}
 
 
 @pytest.mark.parametrize("taxa, msg", [("abc", "não é um número"), ("0", "maior que 0"),

@@ -463,8 +463,10 @@ TAXA_ALTA = 0.3           # pré-LN contra pós-LN
 
 
 def experimentos():
-    """{(taxa, pos_ln): Treino depois de PASSOS passos}: as três taxas no pré-LN e a alta no pós-LN."""
+    """{(taxa, pos_ln): Treino depois de PASSOS passos}: as três taxas no pré-LN; a do meio e a
+    alta no pós-LN."""
     runs = {(taxa, False): treinar(PASSOS, taxa) for taxa in TAXAS}
+    runs[(TAXA, True)] = treinar(PASSOS, TAXA, pos_ln=True)
     runs[(TAXA_ALTA, True)] = treinar(PASSOS, TAXA_ALTA, pos_ln=True)
     return runs
 
@@ -493,7 +495,8 @@ def resumo(runs=None):
          "alto_pico": (alto.curva[k_alto], 2), "alto_pico_passo": (k_alto, None),
          "alto_antes": (min(alto.curva[:k_alto]), 2),
          "pos_baixou": (baixou, None), "pos_salto": (k_salto, None),
-         "pos_min": (min(pos.curva[:k_salto]), 2)}
+         "pos_min": (min(pos.curva[:k_salto]), 2),
+         "pos_fim_taxa": (runs[(TAXA, True)].perda_agora(), 3)}
     for i, x in enumerate(T.proximo()):
         R[f"p_trein_{i}"] = (x, 2)
     return R

@@ -84,7 +84,7 @@ def curva_svg(curva, teto):
         return f"{m + (L - 2 * m) * i / MAX_PASSOS:.1f},{A - m - (A - 2 * m) * min(v, teto) / teto:.1f}"
     pts = " ".join(ponto(i, v) for i, v in enumerate(curva))
     piso = A - m - (A - 2 * m) * PISO / teto
-    return (f'<svg class="lw-curva" viewBox="0 0 {L:.0f} {A:.0f}" width="100%" role="img" '
+    return (f'<svg class="lw-curva" viewBox="0 0 {L:.0f} {A:.0f}" width="100%" role="img" style="max-width:36rem;display:block" '
             f'aria-label="A curva da perda do corpus a cada passo de treino, com a linha tracejada do piso">'
             f'<line x1="{m}" y1="{piso:.1f}" x2="{L - m}" y2="{piso:.1f}" stroke="#999" '
             f'stroke-dasharray="3 3"/>'
@@ -100,7 +100,8 @@ def _tabela(T):
         _MAO.append(b.modelo(b.IDS_PROMPT)["p"][-1])
     mao = _MAO[0]
     itens = [(tok(i), p[i], [num(p[i], 2), num(mao[i], 2)], "") for i in b.ranking(p, N_TABELA)]
-    return barras(itens, ["depois de “o gato subiu no”", "", "treinado agora", "posto à mão"])
+    return (nota("Depois de “o gato subiu no”, os mais prováveis do brinquedo treinado:")
+            + barras(itens, ["token", "", "treinado", "à mão"]))
 
 
 def _treino(c, acao, inst):
