@@ -88,7 +88,11 @@ def curva_svg(curva, teto):
             f'aria-label="A curva da perda do corpus a cada passo de treino, com a linha tracejada do piso">'
             f'<line x1="{m}" y1="{piso:.1f}" x2="{L - m}" y2="{piso:.1f}" stroke="#999" '
             f'stroke-dasharray="3 3"/>'
-            f'<polyline points="{pts}" fill="none" stroke="#1f77b4" stroke-width="1.5"/></svg>')
+            f'<polyline points="{pts}" fill="none" stroke="#1f77b4" stroke-width="1.5"/>'
+            f'<text x="{m + 2}" y="{m + 8}" font-size="9" fill="#555">{num(teto, 1)} nats</text>'
+            f'<text x="{L - m}" y="{piso - 3:.1f}" font-size="9" fill="#555" text-anchor="end">piso</text>'
+            f'<text x="{L - m}" y="{A - 1}" font-size="9" fill="#555" text-anchor="end">'
+            f'passo {inteiro(MAX_PASSOS)}</text></svg>')
 
 
 _MAO = []   # as probabilidades do brinquedo posto à mão, calculadas uma vez
