@@ -121,3 +121,14 @@ def test_vetores_da_pagina_longe_do_arredondamento():
                *volta["dX"][4], tr.perda(pesos, ids)]
     valores += [max((v for linha in M for v in linha), key=abs) for M in G.values()]
     assert [v for v in valores if v != 0 and _margem(v) < 1e-9] == []
+
+
+def test_diferencas_finitas_da_pagina_longe_do_arredondamento():
+    """A página imprime a volta e a diferença finita de cinco pesos com 5 casas: as duas longe
+    (10⁻⁹) do ponto de virada, para que o ruído de arredondamento da diferença não mude o texto."""
+    pesos, ids = tr.pesos_do_brinquedo(), b.codificar("o gato subiu no telhado")
+    G = tr.gradiente(pesos, ids)
+    for nome, i, j in [("W_U", 1, 6), ("W1", 0, 4), ("W_Q", 3, 1), ("E", 1, 2), ("P", 4, 0)]:
+        df = tr.diferenca_finita(pesos, ids, nome, i, j, passo=1e-5)
+        assert _margem(G[nome][i][j], 5) > 1e-9 and _margem(df, 5) > 1e-9, nome
+        assert abs(df - G[nome][i][j]) < 1e-8

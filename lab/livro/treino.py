@@ -441,6 +441,15 @@ def treinar(passos, taxa=0.01, semente=SEMENTE, pos_ln=False):
     return Treino(taxa, semente, pos_ln).anda(passos)
 
 
+def continuacoes(prefixo, corpus=CORPUS):
+    """{token seguinte: vezes} depois de `prefixo` (ids) nas frases do corpus."""
+    conta = {}
+    for ids, vezes in ids_do_corpus(corpus):
+        if ids[:len(prefixo)] == list(prefixo) and len(ids) > len(prefixo):
+            conta[ids[len(prefixo)]] = conta.get(ids[len(prefixo)], 0) + vezes
+    return conta
+
+
 def perda_minima(corpus=CORPUS):
     """O piso da perda no corpus: cada linha prevê com as frequências do que veio depois do mesmo
     começo de frase (o melhor que um modelo causal pode fazer nestas frases)."""
