@@ -99,3 +99,11 @@ def test_o_laco_do_navegador_procura_a_marca_e_o_botao():
     assert "[data-continua]" in js and 'button[data-acao="passo"]' in js
     assert 'data-acao="passo"' in wt._form(wt._padrao()) and "data-continua" in pede("t-js", "comecar")["html"]
     assert '<script src="../_static/widgets/treino.js"' in (RAIZ / "book" / "treino.md").read_text(encoding="utf-8")
+
+
+def test_pedido_de_partida_sem_inst_nao_anda_o_treino_guardado():
+    """O aquecimento pede sem inst: a resposta sai do treino guardado no passo 0, sempre igual."""
+    primeira = w.responder({"widget": "treino"})
+    w.responder({"widget": "treino", "acao": "comecar"})      # sem inst, anda um treino novo
+    assert w.responder({"widget": "treino"}) == primeira and passo_de(primeira) == 0
+    assert all(T.passos == 0 for T in wt._FRESCOS.values())

@@ -50,9 +50,21 @@ def ler_taxa(valor):
     return taxa
 
 
+_FRESCOS = {}  # (taxa, norma) -> um treino no passo 0, para os pedidos sem inst que não andam
+
+
 def _estado(inst, taxa, arranjo, acao):
-    """O treino deste widget: o mesmo enquanto a taxa e a norma não mudam; novo em "recomecar"."""
+    """O treino deste widget: o mesmo enquanto a taxa e a norma não mudam; novo em "recomecar".
+
+    Sem inst (o aquecimento do worker, os testes), o passo 0 sai de um treino guardado: o pedido
+    de partida responde sem refazer a primeira ida e volta do corpus."""
     chave = (taxa, arranjo)
+    if not inst and acao not in ("comecar", "passo"):
+        if chave not in _FRESCOS:
+            if len(_FRESCOS) >= MAX_TREINOS:
+                _FRESCOS.clear()
+            _FRESCOS[chave] = tr.Treino(taxa, pos_ln=arranjo == "pos")
+        return {"chave": chave, "treino": _FRESCOS[chave], "rodando": False}
     e = _TREINOS.pop(inst, None) if inst else None
     if e is None or e["chave"] != chave or acao == "recomecar":
         e = {"chave": chave, "treino": tr.Treino(taxa, pos_ln=arranjo == "pos"), "rodando": False}
