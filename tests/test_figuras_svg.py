@@ -41,7 +41,7 @@ def test_site_mostra_svg_no_tamanho_do_png(build):
         assert unidade == "px", nome   # o navegador o mostra com 100 px por polegada
         tamanhos.append((w, h))
     pngs = _pngs(build)
-    assert len(pngs) == len(tamanhos) == 20
+    assert len(pngs) == len(tamanhos) == 23
     # o mesmo espaço na página que o PNG ocupava (o recorte justo do SVG difere em até uns px)
     # (larguras e alturas comparadas em ordem, cada lista por si)
     for w, pw in zip(sorted(w for w, _ in tamanhos), sorted(pw for pw, _ in pngs)):

@@ -12,6 +12,7 @@ import math
 from livro import arquitetura as arq
 from livro import brinquedo as b
 from livro import formato as f
+from livro import treino as tr
 from livro.widgets import api as w
 
 # O mini-bloco: o x do brinquedo, a linha 2 vezes 10, outra linha 3, e sem atenção.
@@ -85,6 +86,12 @@ PEDIDOS = [
     {"widget": "saida", "campos": {"frase": "o sofa\u0301 subiu no"}},
     {"widget": "bloco", "campos": {"passo": "99"}, "acao": "recomecar"},
     {"widget": "proximo", "campos": {"T": "quente"}, "acao": "recomecar"},
+    {"widget": "treino", "campos": {"taxa": "0,3", "arranjo": "pos"}},
+    {"widget": "treino", "acao": "pausar"},
+    {"widget": "treino", "acao": "recomecar"},
+    {"widget": "treino", "campos": {"taxa": "abc"}},
+    {"widget": "treino", "campos": {"taxa": "2"}},
+    {"widget": "treino", "campos": {"taxa": "", "arranjo": "<script>"}},
 ]
 
 
@@ -158,6 +165,11 @@ def casos():
     r["widget_geracao"] = [geracao_do_widget(*g, inst=f"casos-{i}") for i, g in enumerate(GERACOES)]
     r["pesos"] = {"E": b.E, "P": b.P}
     r["exercicios"] = exercicios_casos()
+    ids = b.codificar("o gato subiu no telhado")
+    r["treino_gradiente"] = [tr.gradiente(tr.pesos_do_brinquedo(), ids, pos) for pos in (False, True)]
+    # O treino da página, como o navegador o imprime: o texto tem de ser o mesmo, número a número.
+    T = tr.treinar(tr.PASSOS, tr.TAXA)
+    r["treino_pagina"] = [f.num(T.curva[0]), f.num(T.perda_agora()), [f.num(p, 2) for p in T.proximo()]]
     r["embeddings_todos"] = [embeddings_do_widget(t, pos) for t in range(b.V) for pos in range(1, b.n_ctx + 1)]
     return json.dumps(_limpa(r), ensure_ascii=False, sort_keys=True)
 

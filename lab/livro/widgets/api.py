@@ -34,6 +34,7 @@ WIDGETS = {
     "proximo": ("Escolher, anexar, rodar de novo", "geracao"),
     "config-bloco": ("Configure o bloco", "escala"),
     "compute": ("Reparta a computação", "escala"),
+    "treino": ("Treine o brinquedo", "treino"),
 }
 
 
