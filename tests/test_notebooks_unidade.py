@@ -110,11 +110,15 @@ def test_glue_que_falta_vira_aviso_e_marca(tmp_path):
     assert conv.avisos and "nao_existe" in conv.avisos[0]
     assert conv.markdown("[o bloco](bloco.md#a-soma)") == "[o bloco](https://x.io/book/bloco.html#a-soma)"
     assert conv.markdown("{glue:text}`V:>4`") == "  12"
+    # o texto alternativo de uma imagem não fecha o link com ] nem escapa com \
+    from livro_ext.notebooks_md import texto_alternativo
+    assert texto_alternativo("a matriz [5 × 4] \\ X") == "a matriz 5 × 4  X"
 
 
 def test_pacotes_que_o_colab_nao_tem():
     assert nbs.modulos_externos(["import numpy\nimport os\nfrom livro import b\nimport nbformat.v4",
-                                 "try:\n    import myst_nb\nexcept ImportError:\n    pass"]) == {"numpy", "nbformat"}
+                                 "try:\n    import myst_nb\n    import matplotlib_inline\nexcept ImportError:\n    pass",
+                                 "import myst_nb"]) == {"numpy", "nbformat"}
     pip = nbs.a_instalar({"numpy", "nbformat"})
     assert [p.split("==")[0] for p in pip] == ["nbformat"]     # o numpy o Colab já tem
     assert pip[0] in nbs.fixados().values()

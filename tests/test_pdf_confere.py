@@ -121,3 +121,22 @@ def test_pular_as_formulas_falha():
     so_texto = "\n".join(t for v in valores.values() for k, t in pc.formas(v) if k == "texto")
     problemas = {p.split(":")[0] for p in pc.confere_numeros(so_texto, valores)}
     assert {k for t, k in _blocos(RAIZ / "book" / "bloco.md")} <= problemas
+
+
+def test_diagrama_com_rotulo_mudado_falha():
+    """Um diagrama da página (o mapa do passo 5): os rótulos de um dos desenhos têm de estar no PDF."""
+    valores = pc.valores_mostrados(RAIZ / "book" / "bloco.md", LOCK)
+    desenhos = pc.formas(valores["mapa"])[0][1]
+    assert len(desenhos) == 2 and all(desenhos)                  # o largo e o estreito
+    texto = "\n".join(desenhos[0])
+    assert pc.confere_numeros(texto, {"mapa": valores["mapa"]}) == []
+    rotulo = next(r for r in desenhos[0] if "×" in r)
+    sem = texto.replace(rotulo, rotulo.replace("4", "8"))
+    assert [p.split(":")[0] for p in pc.confere_numeros(sem, {"mapa": valores["mapa"]})] == ["mapa"]
+
+
+def test_margens_dos_dois_lados():
+    xml = ('<page width="595.92" height="842.88"><word xMin="20.0" yMin="1" xMax="60.0" yMax="2">esquerda</word>'
+           '<word xMin="100.0" yMin="1" xMax="200.0" yMax="2">dentro</word></page>')
+    n, problemas = pc.margens_do_xml(xml)
+    assert n == 1 and len(problemas) == 1 and "'esquerda'" in problemas[0]
