@@ -237,7 +237,7 @@ PDF = {"book/_ext/pdf_confere.py": [
     ("pula as fórmulas eq_*", 'if chave.startswith(("celula:", "widget:")):', 'if chave.startswith(("celula:", "widget:", "eq")):'),
     ("{,} vira ponto", 't = tex.replace("{,}", ",")', 't = tex.replace("{,}", ".")'),
     ("sem o sinal −", '"−", t)      # \'-5\' (sinal)', 't[:0], t)      # \'-5\' (sinal)'),
-    ("12 vale dentro de 124", 'padrao = r"(?<![\\d,.])" + padrao', "padrao = padrao"),
+    ("0,866 vale no fim de 10,866", 'padrao = r"(?<![\\d,.])" + padrao', "padrao = padrao"),
     ("124.439.80 vale dentro de 124.439.808", 'padrao += r"(?![\\d]|[,.]\\d)"', 'padrao += ""'),
     ("célula quebrada nunca falta", "faltam += [p for p in re.split(", "faltam += [] and [p for p in re.split("),
     ("hífen da quebra de linha fica", 't = re.sub("\\u00ad?\\u2010\\n", "", t)', "t = t"),

@@ -140,3 +140,12 @@ def test_margens_dos_dois_lados():
            '<word xMin="100.0" yMin="1" xMax="200.0" yMax="2">dentro</word></page>')
     n, problemas = pc.margens_do_xml(xml)
     assert n == 1 and len(problemas) == 1 and "'esquerda'" in problemas[0]
+
+
+def test_numero_no_fim_de_outro_nao_vale():
+    """O desvio do passo 3 (0,866) não está num texto que só mostra 10,866 ou 124.439.808 e 808."""
+    valores = pc.valores_mostrados(RAIZ / "book" / "qkv.md", LOCK)
+    assert valores["den5"] == "0,866"
+    assert pc.confere_numeros("um desvio de 10,866", {"den5": valores["den5"]}) != []
+    assert pc.confere_numeros("um desvio de 0,866", {"den5": valores["den5"]}) == []
+    assert pc.confere_numeros("124.439.808 parâmetros", {"x": "439.808"}) != []
