@@ -32,3 +32,17 @@ def test_comparar_poe_a_pagina_que_nao_rodou_na_frente(tmp_path):
     linhas = rapido.comparar({"book/saida": {"erro": "célula 3: NameError: b"}}, lock)
     assert linhas == ["! book/saida: a página não rodou: célula 3: NameError: b",
                       "- book/saida · x5: 0,395 (sumiu)"]
+
+
+def test_saidas_escondidas_nao_entram_e_os_glue_delas_sim():
+    """remove-cell e remove-output: o leitor não vê a saída (fora da razão); o glue, ele vê no texto."""
+    from livro_ext import razao_texto
+
+    def celula(src, tags):
+        return {"cell_type": "code", "source": src, "metadata": {"tags": tags}, "execution_count": 1,
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": "0,395\n"}]}
+
+    nb = {"cells": [celula("print(p)", []), celula("print(p)", ["remove-output"]),
+                    celula("print(p)", ["remove-cell"]), celula('cola("p5", "0,395")', ["remove-output"])]}
+    itens, _, problemas = razao_texto.itens_do_notebook(nb, {"p5": {"data": {"text/plain": "'0,395'"}}})
+    assert itens == {"celula:01.1": "0,395", "p5": "0,395"} and problemas == []
