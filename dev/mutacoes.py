@@ -21,6 +21,7 @@ o pacote `livro` (lab/) e o `livro_ext` (book/_ext/) pelo PYTHONPATH, na frente 
     python dev/mutacoes.py -k desenho           # só as mutações com "desenho" no nome
     python dev/mutacoes.py --ci                 # o make test: uma amostra fixa por alvo, só os testes do alvo
     python dev/mutacoes.py --escreve            # roda tudo e reescreve a tabela do CONTRIBUINDO.md
+    python dev/mutacoes.py --alvo pdf --escreve # roda um alvo e reescreve a linha dele
     python dev/mutacoes.py --lista              # confere a tabela e conta as mutações (sem rodar nada)
 """
 from __future__ import annotations
@@ -182,7 +183,9 @@ def juiz_testes(alvo: str, repo: Path, env: dict, ci: bool) -> tuple[bool, str]:
 
 
 def resto_do_check(repo: Path, alvo: str) -> list[str]:
-    return [f"tests/{p.name}" for p in sorted((repo / "tests").glob("test_*.py")) if p.name not in RAPIDOS[alvo]]
+    """Os outros testes do make check (menos o desta tabela, que não julga o código)."""
+    return [f"tests/{p.name}" for p in sorted((repo / "tests").glob("test_*.py"))
+            if p.name not in RAPIDOS[alvo] and p.name != "test_mutacoes.py"]
 
 
 # Roda na cópia: o estado inicial de cada widget de cada página, como rapido.py o monta.
@@ -280,9 +283,17 @@ def tabela_md(placares: dict) -> str:
 
 
 def escreve_tabela(placares: dict, arquivo: Path = CONTRIBUINDO) -> None:
+    """Reescreve as linhas dos alvos rodados; as dos outros ficam como estavam (ou "não rodado")."""
     texto = arquivo.read_text(encoding="utf-8")
     i, f = texto.index(INICIO) + len(INICIO), texto.index(FIM)
-    arquivo.write_text(texto[:i] + "\n" + tabela_md(placares) + "\n" + texto[f:], encoding="utf-8")
+    velhas = {ln.split("|")[1].strip(): ln for ln in texto[i:f].splitlines() if ln.startswith("| ")}
+    novas = dict(zip(placares, tabela_md(placares).splitlines()[2:]))
+    linhas = tabela_md({}).splitlines()
+    for alvo in ALVOS:
+        linhas.append(novas.get(alvo) or velhas.get(alvo) or
+                      f"| {alvo} | {', '.join(f'`{Path(a).name}`' for a in TABELAS[alvo])} | "
+                      f"{len(mutacoes(alvo))} | não rodado | não rodado | não rodado |")
+    arquivo.write_text(texto[:i] + "\n" + "\n".join(linhas) + "\n" + texto[f:], encoding="utf-8")
 
 
 def tabela_escrita(arquivo: Path = CONTRIBUINDO) -> dict:
@@ -314,8 +325,8 @@ def main(argv=None) -> int:
             print(f"{alvo}: {len(mutacoes(alvo))} mutações ({', '.join(TABELAS[alvo])}); "
                   f"amostra do CI: {'; '.join(m[1] for m in amostra_ci(alvo))}")
         return 0
-    if a.escreve and (a.k or a.ci or a.alvo != "todos"):
-        ap.error("--escreve precisa da rodada completa: sem -k, --ci nem --alvo")
+    if a.escreve and (a.k or a.ci or a.so_testes):
+        ap.error("--escreve precisa da rodada completa de cada alvo: sem -k, --ci nem --so-testes")
     placares, t0 = {}, time.time()
     with tempfile.TemporaryDirectory(prefix="mut-") as t:
         repo, env = prepara_repo(Path(t))
