@@ -69,7 +69,7 @@ TRAVA = {"brinquedo": "rapida", "formato": "rapida", "widgets": "widgets"}
 AMOSTRA_CI = 3          # mutações por alvo no --ci (sempre as mesmas: a semente é o nome do alvo)
 MARCA = "not build and not lento"
 IGNORAR = shutil.ignore_patterns(".git", ".venv", ".venv-pyodide", "node_modules", "_build", "__pycache__",
-                                 ".pytest_cache", ".ruff_cache", "*.ipynb")
+                                 ".pytest_cache", ".ruff_cache", "*.ipynb", "pyodide", "mathjax")
 CONTRIBUINDO = RAIZ / "CONTRIBUINDO.md"
 INICIO, FIM = "<!-- mutacoes: tabela escrita por dev/mutacoes.py --escreve -->", "<!-- mutacoes: fim -->"
 
