@@ -107,8 +107,8 @@ WIDGETS = {
         ("desenho: barra da saída do tamanho do logit", "itens = [(tok(i), p[i], [num(p[i]), num(z[i])]",
          "itens = [(tok(i), z[i], [num(p[i]), num(z[i])]"),
         ("desenho: barra do próximo com T = 1", 'itens.append((tok(i), det["p"][i],', "itens.append((tok(i), p1[i],"),
-        ("desenho: primeira linha marcada pela ordem dos logits", '"lw-primeiro" if n == 0 else ""',
-         '"lw-primeiro" if i == max(range(b.V), key=lambda j: z[j]) and n < 2 else ""'),
+        ("desenho: a segunda linha marcada como a primeira", '"lw-primeiro" if n == 0 else ""',
+         '"lw-primeiro" if n == 1 else ""'),
     ],
     "lab/livro/widgets/escala.py": [
         ("MHA com os pares K/V da GQA", 'n_kv = nq if c["atencao"] == "mha" else base["n_kv"]', 'n_kv = base["n_kv"]'),
