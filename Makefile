@@ -57,8 +57,9 @@ poppler:
 	else echo "Falta instalar, para o PDF: $$faltam (pacotes do Debian; rode como root ou com sudo)."; exit 1; fi
 
 ## O ciclo rápido (sem build): ruff, os testes que não precisam do livro construído e os doctests
-## do formatador. A trava rápida é outro alvo (make trava-rapida); o make test a roda também
-## (tests/test_rapido.py).
+## do formatador. Da trava, só a parte barata: o estado inicial de cada widget contra o lock
+## (tests/test_widgets_trava.py). A trava rápida inteira é outro alvo (make trava-rapida); o make
+## test a roda também.
 check: .venv/.pronto
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
@@ -94,7 +95,8 @@ pdf: setup chromium poppler
 serve:
 	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory $(HTML)
 
-## Todos os testes: o build acima, o PDF e depois pytest, Pyodide (node) e navegador.
+## Todos os testes: o build acima, o PDF e depois pytest, Pyodide (node) e navegador; e uma
+## amostra fixa das mutações de dev/mutacoes.py (falha se uma escapa dos testes).
 ## A razão do build é comparada com o lock (no pytest); a trava rápida roda as páginas de novo
 ## com 1 e com 2 threads no BLAS e no torch: nenhum número impresso pode depender disso.
 test: book chromium poppler
@@ -104,6 +106,7 @@ test: book chromium poppler
 	$(PY) -m livro_ext.razao gerar _build
 	$(PY) -m pytest tests
 	$(PY) -m livro_ext.rapido --fios 1 --fios 2
+	$(PY) dev/mutacoes.py --ci
 	node --test tests/js/
 	node --test tests/navegador/
 	@echo "Todos os testes passaram."

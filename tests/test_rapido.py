@@ -12,13 +12,16 @@ from livro_ext import razao
 
 from conftest import RAIZ
 
-pytestmark = pytest.mark.lento  # roda o código de todas as páginas (como o make trava-rapida)
+# `lento`: os testes que rodam o código das páginas (como o make trava-rapida); os puros rodam no make check
+lento = pytest.mark.lento
+
 
 @pytest.fixture(scope="module")
 def rapida():
     return rapido.executar(rapido.paginas())
 
 
+@lento
 def test_razao_rapida_igual_a_do_build(build, rapida):
     nova, problemas = razao.coletar_resultados(rapida)
     assert problemas == []
@@ -28,6 +31,7 @@ def test_razao_rapida_igual_a_do_build(build, rapida):
     assert razao.serializa(nova) == razao.serializa(do_build)
 
 
+@lento
 def test_razao_rapida_confere_com_o_lock(rapida):
     assert rapido.comparar(rapida) == []
 
@@ -45,6 +49,7 @@ def test_a_execucao_segue_o_config_do_livro():
     assert (nb.execution_mode, nb.execution_raise_on_error) == ("force", False)
 
 
+@lento
 def test_o_relatorio_usa_vem_do_kernel(rapida):
     """`usa`: o que o kernel da página carregou (a célula CONSULTA, tirada antes da razão)."""
     assert "torch" in rapida["book/laboratorio"]["usa"]
@@ -82,6 +87,7 @@ def test_kernel_que_nao_parte_roda_a_pagina_de_novo_uma_vez(monkeypatch):
     assert rapido._roda_pagina("book/x.md")["erro"].startswith("ZeroDivisionError") and len(chamadas) == 1
 
 
+@lento
 def test_pagina_que_quebra_vira_diferenca(tmp_path):
     """Um brinquedo que não importa: cada página vira uma linha `!`, e nada trava."""
     ruim = tmp_path / "brinquedo.py"
@@ -93,6 +99,7 @@ def test_pagina_que_quebra_vira_diferenca(tmp_path):
     assert "brinquedo quebrado de propósito" in linhas[0]
 
 
+@lento
 def test_make_lock_grava_os_numeros_das_fontes_de_agora(tmp_path):
     """`make lock` (rapido.py --aceitar) calcula a razão das fontes atuais: uma mudança em lab/
     aparece no lock na hora, sem depender de um _build velho."""
@@ -112,6 +119,7 @@ def test_make_lock_grava_os_numeros_das_fontes_de_agora(tmp_path):
     assert rapido.main([md, "--brinquedo", str(outro), "--lock", str(lock)]) == 0
 
 
+@lento
 def test_aceitar_recusa_pagina_que_nao_roda(tmp_path):
     lock = tmp_path / "lock.json"
     lock.write_text("{}\n", encoding="utf-8")
