@@ -171,8 +171,8 @@ WIDGETS = {
         ("mensagem perdida", 'return {"erro": _curta(str(e))}', 'return {"erro": "Entrada inválida."}'),
         ("título com o nome interno", "Experimente · {titulo}</p>", "Experimente · {nome}</p>"),
         ("estado inicial com a ação 'tudo'", "calcula(padrao(), None, None)", 'calcula(padrao(), "tudo", None)'),
-        ("widget desconhecido aceito", "if not isinstance(nome, str) or nome not in WIDGETS:",
-         "if not isinstance(nome, str):"),
+        ("widget desconhecido aceito", "return (isinstance(nome, str) and nome in WIDGETS) or exercicio_de(nome) is not None",
+         "return isinstance(nome, str)"),
         ("campos do leitor ignorados", 'enviados = pedido.get("campos") or {}', "enviados = {}"),
     ],
     "lab/livro/widgets/passos.py": [
@@ -184,7 +184,7 @@ WIDGETS = {
         ("máscaras: cabeça sem o - 1", '"a cabeça", 1, b.n_cabecas) - 1', '"a cabeça", 1, b.n_cabecas)'),
         ("máscaras: a marca ignorada", "r = modelo_prompt(True, causal)", "r = modelo_prompt(True, True)"),
         ("bloco: sempre com atenção", "r = b.mini_bloco(x, com)", "r = b.mini_bloco(x, True)"),
-        ("bloco: avançar sem parar", "passo = min(len(PASSOS_BLOCO), passo + 1)", "passo = passo + 1"),
+        ("bloco: avançar sem parar", "passo = min(total, passo + 1)", "passo = passo + 1"),
         ("cache do prompt sem a máscara", "b.modelo(b.IDS_PROMPT, com_atencao, causal)", "b.modelo(b.IDS_PROMPT, com_atencao)"),
         ("caso sem atenção com atenção", "c.update(_grade(x_caso), com_atencao=at_caso, caso=nome)",
          "c.update(_grade(x_caso), caso=nome)"),
@@ -221,11 +221,11 @@ NOTEBOOKS = {
          'return texto_plano(_t(data.get("text/plain", "")))'),
         ("valor com as aspas do repr", "        valor = ast.literal_eval(plain)\n", "        valor = plain\n"),
         ("nota em inglês", '"note": "Nota"', '"note": "Note"'),
-        ("link sem a âncora", """{self.url_pagina(doc)}{'#' + ancora if ancora else ''})""", """{self.url_pagina(doc)})"""),
+        ("link sem a âncora", 'ancora = "#" + ancora if ancora else ""', 'ancora = ""'),
         ("glue que falta sem aviso", '            self.avisos.append(str(e))\n            return f"**[{chave}?]**"',
          '            return f"**[{chave}?]**"'),
         ("texto alternativo com colchetes", 'return re.sub(r"[\\[\\]\\\\]", "", alt)', "return alt"),
-        ("glue:md em display some", 'return ["", _t(data.get("text/markdown", "")), ""]', "return []"),
+        ("glue:md em display some", 'return ["", self.links(_t(data.get("text/markdown", ""))), ""]', "return []"),
     ],
 }
 
