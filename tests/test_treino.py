@@ -104,12 +104,12 @@ def test_gradiente_do_corpus_pela_arvore_igual_ao_do_torch(corpus, pos_ln):
 
 
 def test_arvore_do_corpus():
-    ids, pos, mascara, alvos = tr.arvore(tr.ids_do_corpus())
+    ids, pos, vistos, alvos = tr.arvore(tr.ids_do_corpus())
     # os prefixos com alvo: "o", "o gato" e "o gato subiu no" uma vez só; 36 linhas viram 16
     assert len(ids) == 16 and sum(len(i) for i, _ in tr.ids_do_corpus()) == 36
-    for k, vis in enumerate(mascara):
-        vistos = [j for j, v in enumerate(vis) if v]
-        assert vistos[-1] == k and [pos[j] for j in vistos] == list(range(pos[k] + 1))
+    for k, vis in enumerate(vistos):       # cada linha vê os seus prefixos, um de cada tamanho
+        assert vis[-1] == k and [pos[j] for j in vis] == list(range(pos[k] + 1))
+        assert all(vistos[j] == vis[:m + 1] for m, j in enumerate(vis))
     assert alvos[0] == {2: 8 / 52}              # "o" -> "gato" nas 8 frases; 52 linhas com alvo
     assert sum(sum(a.values()) for a in alvos) == pytest.approx(1.0, abs=1e-15)
 

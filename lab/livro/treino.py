@@ -86,7 +86,8 @@ def LN_e_desvios(X):
     """-> (LN(X), o desvio s de cada linha): a volta reaproveita os dois."""
     out, S = [], []
     for v in X:
-        mu, s = media(v), desvio(v)
+        mu = fsum(v) / len(v)                                    # media(v) e desvio(v), numa conta só
+        s = math.sqrt(fsum([(x - mu) ** 2 for x in v]) / len(v) + b.EPS)
         out.append([(x - mu) / s for x in v])
         S.append(s)
     return out, S
@@ -122,24 +123,29 @@ def embed(pesos, ids, posicoes):
 
 
 def causal(n):
-    """A máscara causal: a linha i vê as colunas 0..i."""
-    return [[j <= i for j in range(n)] for i in range(n)]
+    """A máscara causal, como listas: a linha i vê as linhas 0..i."""
+    return [list(range(i + 1)) for i in range(n)]
 
 
-def atencao(pesos, u, mascara):
-    """As duas cabeças e W_O, como `brinquedo.atencao`, com os pesos dados. `mascara[i][j]`: a
-    linha i vê a j (só essas entradas de Q^c K^cᵀ são calculadas)."""
-    Q, K, Vm = (matmul(u, pesos[w]) for w in ("W_Q", "W_K", "W_V"))
+def atencao(pesos, u, vistos):
+    """As duas cabeças e W_O, como `brinquedo.atencao`, com os pesos dados. `vistos[i]`: as linhas
+    que a linha i vê (a máscara); A^c guarda só essas entradas (as outras são zero)."""
+    # Q, K e V num produto só: u [W_Q | W_K | W_V], depois separados
+    QKV = matmul(u, [q + k + v for q, k, v in zip(pesos["W_Q"], pesos["W_K"], pesos["W_V"])])
+    # a cabeça c de Q, de K e de V, cortada direto de QKV: {"Q": [Q¹, Q²], "K": ..., "V": ...}
+    cab = {M: [b.colunas(QKV, i * b.d + c * b.d_h, i * b.d + (c + 1) * b.d_h) for c in range(b.n_cabecas)]
+           for i, M in enumerate("QKV")}
     r = 1 / math.sqrt(b.d_h)
     A, O = [], []
-    for c in range(b.n_cabecas):
-        Kc = b.cabeca(K, c)
-        Ac = [softmax([fsum(map(mul, q, k)) * r if ve else -math.inf for k, ve in zip(Kc, m)])
-              for q, m in zip(b.cabeca(Q, c), mascara)]              # Q^c K^cᵀ / √d_h + M
+    for Qc, Kc, Vc in zip(cab["Q"], cab["K"], cab["V"]):
+        Ac = [softmax([fsum(map(mul, q, Kc[j])) * r for j in vis])
+              for q, vis in zip(Qc, vistos)]                          # Q^c K^cᵀ / √d_h + M
         A.append(Ac)
-        O.append(matmul(Ac, b.cabeca(Vm, c)))
+        O.append([[fsum(map(mul, a, col)) for col in zip(*[Vc[j] for j in vis])]   # A^c V^c
+                  for a, vis in zip(Ac, vistos)])
     concat = junta_cabecas(O, len(u))
-    return {"Q": Q, "K": K, "V": Vm, "A": A, "concat": concat, "a": matmul(concat, pesos["W_O"])}
+    return {**cab, "A": A, "vistos": vistos, "concat": concat,
+            "a": matmul(concat, pesos["W_O"])}
 
 
 def gelu(z):
@@ -161,13 +167,13 @@ def ida(pesos, ids, pos_ln=False):
     return ida_mascarada(pesos, ids, range(len(ids)), causal(len(ids)), pos_ln)
 
 
-def ida_mascarada(pesos, ids, posicoes, mascara, pos_ln=False):
+def ida_mascarada(pesos, ids, posicoes, vistos, pos_ln=False):
     """A ida com posições e máscara dadas (a árvore do corpus: cada linha vê os seus prefixos)."""
     X = embed(pesos, ids, posicoes)
     ln = {}                                         # entrada da LN -> (saída, desvios), para a volta
     if not pos_ln:
         u, *_ = ln["X"] = LN_e_desvios(X)           # pré-LN: o ramo lê uma cópia normalizada
-        at = atencao(pesos, u, mascara)
+        at = atencao(pesos, u, vistos)
         h = soma(X, at["a"])
         u2, *_ = ln["h"] = LN_e_desvios(h)
         ml = mlp(pesos, u2)
@@ -175,7 +181,7 @@ def ida_mascarada(pesos, ids, posicoes, mascara, pos_ln=False):
         y_chapeu, *_ = ln["y"] = LN_e_desvios(y)    # a norma final
     else:
         u = X                                         # pós-LN: a norma fica no fluxo
-        at = atencao(pesos, u, mascara)
+        at = atencao(pesos, u, vistos)
         h_soma = soma(X, at["a"])
         h, *_ = ln["h_soma"] = LN_e_desvios(h_soma)
         u2 = h
@@ -256,8 +262,11 @@ def volta_mlp(u2, g, o, dm, W1, W2, tg=None):
     dW2 = t_matmul(o, dm)
     do = matmul_t(dm, W2)
     if tg is None:
-        tg = [[None] * len(lg) for lg in g]
-    dg = [[d_ * volta_gelu_escalar(x, t) for d_, x, t in zip(ld, lg, lt)] for ld, lg, lt in zip(do, g, tg)]
+        dg = [[d_ * volta_gelu_escalar(x) for d_, x in zip(ld, lg)] for ld, lg in zip(do, g)]
+    else:                                       # volta_gelu_escalar(x, t), sem chamar a função
+        C, K = b.C_GELU, b.K_GELU
+        dg = [[d_ * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * C * (1 + 3 * K * x * x))
+               for d_, x, t in zip(ld, lg, lt)] for ld, lg, lt in zip(do, g, tg)]
     return {"W1": t_matmul(u2, dg), "W2": dW2, "u2": matmul_t(dg, W1)}
 
 
@@ -270,23 +279,27 @@ def volta_softmax(A, dA):
     return out
 
 
-def volta_cabeca(Qc, Kc, Vc, Ac, dOc):
+def volta_cabeca(Qc, Kc, Vc, Ac, dOc, vistos, quem_ve):
     """O^c = A^c V^c, A^c = softmax(Q^c K^cᵀ/√d_h + M) -> (∂L/∂Q^c, ∂L/∂K^c, ∂L/∂V^c).
 
-    A máscara não tem gradiente: onde ela vale −∞, A = 0 e a volta do softmax já dá zero."""
-    dA = [[fsum(map(mul, d, v)) if a else 0.0 for v, a in zip(Vc, la)]   # ∂L/∂A = ∂L/∂O Vᵀ
-          for d, la in zip(dOc, Ac)]           # (onde A = 0, a volta do softmax dá zero)
-    dVc = t_matmul(Ac, dOc)                 # ∂L/∂V = Aᵀ ∂L/∂O
+    A máscara não tem gradiente: onde ela vale −∞, A = 0 e a volta do softmax dá zero; as contas
+    correm só nas entradas vistas. `quem_ve[j]`: os pares (i, k) com vistos[i][k] = j."""
+    dA = [[fsum(map(mul, d, Vc[j])) for j in vis] for d, vis in zip(dOc, vistos)]  # ∂L/∂O Vᵀ
     dS = volta_softmax(Ac, dA)
     r = 1 / math.sqrt(len(Qc[0]))
-    dQc = [[x * r for x in linha] for linha in matmul(dS, Kc)]              # ∂L/∂S K / √d_h
-    dKc = [[x * r for x in linha] for linha in t_matmul(dS, Qc)]              # ∂L/∂Sᵀ Q / √d_h
+    dQc = [[fsum(map(mul, ds, col)) * r for col in zip(*[Kc[j] for j in vis])]      # ∂L/∂S K / √d_h
+           for ds, vis in zip(dS, vistos)]
+    dKc, dVc = [], []
+    for par in quem_ve:
+        Qs, dOs = [Qc[i] for i, _ in par], [dOc[i] for i, _ in par]
+        dKc.append([fsum(map(mul, [dS[i][k] for i, k in par], col)) * r for col in zip(*Qs)])  # ∂L/∂Sᵀ Q / √d_h
+        dVc.append([fsum(map(mul, [Ac[i][k] for i, k in par], col)) for col in zip(*dOs)])     # Aᵀ ∂L/∂O
     return dQc, dKc, dVc
 
 
-def junta_cabecas(partes, n):
+def junta_cabecas(partes, n, quantas=b.n_cabecas):
     """[M¹ | M²]: as d_h colunas de cada cabeça lado a lado -> (n x d)."""
-    return [sum((partes[c][i] for c in range(b.n_cabecas)), []) for i in range(n)]
+    return [[x for c in range(quantas) for x in partes[c][i]] for i in range(n)]
 
 
 def volta_atencao(u, at, da, pesos):
@@ -294,16 +307,21 @@ def volta_atencao(u, at, da, pesos):
     dW_O = t_matmul(at["concat"], da)
     dconcat = matmul_t(da, pesos["W_O"])
     n, dQ, dK, dV = len(u), [], [], []
+    quem_ve = [[] for _ in range(n)]
+    for i, vis in enumerate(at["vistos"]):
+        for k, j in enumerate(vis):
+            quem_ve[j].append((i, k))
     for c in range(b.n_cabecas):
         dOc = b.cabeca(dconcat, c)
-        partes = volta_cabeca(b.cabeca(at["Q"], c), b.cabeca(at["K"], c), b.cabeca(at["V"], c),
-                              at["A"][c], dOc)
+        partes = volta_cabeca(at["Q"][c], at["K"][c], at["V"][c],
+                              at["A"][c], dOc, at["vistos"], quem_ve)
         for lista, parte in zip((dQ, dK, dV), partes):
             lista.append(parte)
-    dQ, dK, dV = (junta_cabecas(dM, n) for dM in (dQ, dK, dV))
-    du = soma(soma(matmul_t(dQ, pesos["W_Q"]), matmul_t(dK, pesos["W_K"])), matmul_t(dV, pesos["W_V"]))
-    return {"W_Q": t_matmul(u, dQ), "W_K": t_matmul(u, dK), "W_V": t_matmul(u, dV),
-            "W_O": dW_O, "u": du}
+    dQKV = junta_cabecas(dQ + dK + dV, n, 3 * b.n_cabecas)          # [∂L/∂Q | ∂L/∂K | ∂L/∂V]
+    du = matmul_t(dQKV, [q + k + v for q, k, v in zip(pesos["W_Q"], pesos["W_K"], pesos["W_V"])])
+    dW = t_matmul(u, dQKV)                                            # uᵀ [∂L/∂Q | ∂L/∂K | ∂L/∂V]
+    return {"W_Q": b.colunas(dW, 0, b.d), "W_K": b.colunas(dW, b.d, 2 * b.d),
+            "W_V": b.colunas(dW, 2 * b.d, 3 * b.d), "W_O": dW_O, "u": du}
 
 
 def volta_embed(ids, dX, pesos, posicoes):
@@ -400,7 +418,7 @@ def perda_do_corpus(pesos, corpus_ids, pos_ln=False):
 def arvore(corpus_ids):
     """O corpus como árvore de prefixos: numa atenção causal, a linha i de uma frase só depende
     de ids[0..i], então frases com o mesmo começo têm as mesmas linhas até ali. Cada prefixo que
-    tem alvo vira uma linha só -> (ids, posições, máscara, alvos); a linha vê os seus prefixos, e
+    tem alvo vira uma linha só -> (ids, posições, vistos, alvos); a linha vê os seus prefixos, e
     alvos[i] = {token seguinte: vezes / total de linhas com alvo}. A última linha de cada frase
     (sem alvo, e que nenhuma outra lê) fica de fora."""
     total = sum(vezes * (len(ids) - 1) for ids, vezes in corpus_ids)
@@ -414,21 +432,21 @@ def arvore(corpus_ids):
                     lista.append(x)
             a = alvos[linha[pre]]
             a[ids[i + 1]] = a.get(ids[i + 1], 0) + vezes
-    n = len(ids_)
-    mascara = []
-    for k in range(n):
-        vis, j = [False] * n, k
+    vistos = []
+    for k in range(len(ids_)):
+        vis, j = [], k
         while j is not None:
-            vis[j], j = True, pais[j]
-        mascara.append(vis)
-    return ids_, pos, mascara, [{t: c / total for t, c in a.items()} for a in alvos]
+            vis.append(j)
+            j = pais[j]
+        vistos.append(vis[::-1])
+    return ids_, pos, vistos, [{t: c / total for t, c in a.items()} for a in alvos]
 
 
 def gradiente_do_corpus(pesos, corpus_ids, pos_ln=False, arv=None):
     """-> (perda do corpus, gradiente): a média sobre todas as linhas com alvo do corpus, numa
     ida e numa volta pela árvore de prefixos (o mesmo valor que a média das frases)."""
-    ids, pos, mascara, alvos = arvore(corpus_ids) if arv is None else arv
-    r = ida_mascarada(pesos, ids, pos, mascara, pos_ln)
+    ids, pos, vistos, alvos = arvore(corpus_ids) if arv is None else arv
+    r = ida_mascarada(pesos, ids, pos, vistos, pos_ln)
     L = fsum([w * -math.log(r["p"][i][t]) for i, a in enumerate(alvos) for t, w in a.items()])
     # ∂L/∂z_i = (soma dos pesos da linha) · p_i − pesos dos alvos
     dz = [[c * pj - a.get(j, 0.0) for j, pj in enumerate(p)]
@@ -452,11 +470,11 @@ class Adam:
         self.b1t *= self.beta1
         self.b2t *= self.beta2
         b1, b2, c1, c2, taxa, eps = self.beta1, self.beta2, 1 - self.b1t, 1 - self.b2t, self.taxa, self.eps
-        sqrt = math.sqrt
+        sqrt, a1, a2 = math.sqrt, 1 - b1, 1 - b2
         for k in pesos:
             for W, g_, m_, v_ in zip(pesos[k], G[k], self.m[k], self.v[k]):
-                m_[:] = [b1 * m + (1 - b1) * g for m, g in zip(m_, g_)]
-                v_[:] = [b2 * v + (1 - b2) * g * g for v, g in zip(v_, g_)]
+                m_[:] = [b1 * m + a1 * g for m, g in zip(m_, g_)]
+                v_[:] = [b2 * v + a2 * g * g for v, g in zip(v_, g_)]
                 W[:] = [w - taxa * (m / c1) / (sqrt(v / c2) + eps) for w, m, v in zip(W, m_, v_)]
 
 
