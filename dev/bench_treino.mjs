@@ -3,7 +3,7 @@
 //   node dev/bench_treino.mjs [pasta do site, padrão _build/html]
 //
 // 1. Pyodide no Node: a passada de volta no prompt contra a de ida (orçamento: volta ≤ 3 × ida);
-// 2. Chromium, com o site servido em 127.0.0.1:8401: 200 passos de treino no widget
+// 2. Chromium, com o site servido em 127.0.0.1:8401 (ou LIVRO_PORTA): 200 passos de treino no widget
 //    (do clique em "Começar" até "Passo 200"; orçamento ≤ 3 s) e, enquanto ele treina, as
 //    respostas do widget de outra página (a da saída, noutra aba: o mesmo worker compartilhado;
 //    orçamento ≤ 100 ms) e o maior intervalo entre dois quadros da página que treina.
@@ -18,7 +18,7 @@ import { launch } from "../tests/navegador/chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..");
 const HTML = resolve(process.argv[2] || join(RAIZ, "_build", "html"));
-const PORTA = 8401;
+const PORTA = Number(process.env.LIVRO_PORTA || 8401);
 const ORC = { razao: 3, passos200: 3000, resposta: 100 };
 const f = (x, c = 1) => x.toFixed(c).replace(".", ",");
 const veredito = (ok) => (ok ? "dentro" : "FORA");

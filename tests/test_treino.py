@@ -78,6 +78,42 @@ def test_gradiente_igual_ao_do_torch(ids, pos_ln):
         assert _dif_max(meu, G) <= 1e-10
 
 
+def _corpora():
+    """O do livro e um com prefixos repetidos, frases curtas e uma frase que é começo de outra."""
+    gerador = random.Random(3)
+    outro = [([0, 2, 4], 2), ([0, 2, 4, 5, 1], 1), ([0, 2, 1, 8, 10], 3), ([3, 3], 1), ([0, 2, 4], 1)]
+    outro += [([0] + [gerador.randrange(b.V) for _ in range(gerador.randint(1, b.n_ctx - 1))], 2)
+              for _ in range(4)]
+    return [tr.ids_do_corpus(), outro]
+
+
+@pytest.mark.parametrize("pos_ln", [False, True])
+@pytest.mark.parametrize("corpus", _corpora())
+def test_gradiente_do_corpus_pela_arvore_igual_ao_do_torch(corpus, pos_ln):
+    """Uma ida e uma volta pela árvore de prefixos = a média, pesada pelas linhas com alvo, das
+    perdas de cada frase no torch (frase a frase, com a máscara causal de sempre)."""
+    total = sum(v * (len(ids) - 1) for ids, v in corpus)
+    pesos = tr.pesos_aleatorios(11)
+    P = {k: torch.tensor(w, dtype=torch.float64, requires_grad=True) for k, w in pesos.items()}
+    L = sum(v * (len(ids) - 1) / total * _torch_perda(P, ids, pos_ln) for ids, v in corpus)
+    L.backward()
+    meu_L, meu_G = tr.gradiente_do_corpus(pesos, corpus, pos_ln)
+    assert meu_L == pytest.approx(L.item(), abs=1e-12)
+    assert tr.perda_do_corpus(pesos, corpus, pos_ln) == pytest.approx(meu_L, abs=1e-12)
+    assert _dif_max(meu_G, {k: P[k].grad.tolist() for k in P}) <= 1e-10
+
+
+def test_arvore_do_corpus():
+    ids, pos, vistos, alvos = tr.arvore(tr.ids_do_corpus())
+    # os prefixos com alvo: "o", "o gato" e "o gato subiu no" uma vez só; 36 linhas viram 16
+    assert len(ids) == 16 and sum(len(i) for i, _ in tr.ids_do_corpus()) == 36
+    for k, vis in enumerate(vistos):       # cada linha vê os seus prefixos, um de cada tamanho
+        assert vis[-1] == k and [pos[j] for j in vis] == list(range(pos[k] + 1))
+        assert all(vistos[j] == vis[:m + 1] for m, j in enumerate(vis))
+    assert alvos[0] == {2: 8 / 52}              # "o" -> "gato" nas 8 frases; 52 linhas com alvo
+    assert sum(sum(a.values()) for a in alvos) == pytest.approx(1.0, abs=1e-15)
+
+
 def test_perda_do_brinquedo_e_a_do_passo_6():
     ps = b.perdas(b.IDS_PROMPT)
     assert tr.perda(tr.pesos_do_brinquedo(), b.IDS_PROMPT) == pytest.approx(sum(ps) / len(ps), abs=1e-14)

@@ -79,11 +79,18 @@ def desvio(v):
 
 def LN(X):
     """LayerNorm de cada linha (γ = 1, β = 0)."""
-    out = []
+    return LN_e_desvios(X)[0]
+
+
+def LN_e_desvios(X):
+    """-> (LN(X), o desvio s de cada linha): a volta reaproveita os dois."""
+    out, S = [], []
     for v in X:
-        mu, s = media(v), desvio(v)
+        mu = fsum(v) / len(v)                                    # media(v) e desvio(v), numa conta só
+        s = math.sqrt(fsum([(x - mu) ** 2 for x in v]) / len(v) + b.EPS)
         out.append([(x - mu) / s for x in v])
-    return out
+        S.append(s)
+    return out, S
 
 
 def softmax(z):
@@ -110,24 +117,35 @@ def _valida(ids):
         raise b.ErroToken(f"O brinquedo conhece só {b.n_ctx} posições; a entrada tem {len(ids)} tokens.")
 
 
-def embed(pesos, ids):
-    """X = E[ids] + P[0:n] -> (n x d)."""
-    return [[e + p for e, p in zip(pesos["E"][t], pesos["P"][pos])] for pos, t in enumerate(ids)]
+def embed(pesos, ids, posicoes):
+    """X = E[ids] + P[posições] -> (n x d)."""
+    return [[e + p for e, p in zip(pesos["E"][t], pesos["P"][pos])] for pos, t in zip(posicoes, ids)]
 
 
-def atencao(pesos, u):
-    """As duas cabeças e W_O, como `brinquedo.atencao`, com os pesos dados."""
-    Q, K, Vm = (matmul(u, pesos[w]) for w in ("W_Q", "W_K", "W_V"))
+def causal(n):
+    """A máscara causal, como listas: a linha i vê as linhas 0..i."""
+    return [list(range(i + 1)) for i in range(n)]
+
+
+def atencao(pesos, u, vistos):
+    """As duas cabeças e W_O, como `brinquedo.atencao`, com os pesos dados. `vistos[i]`: as linhas
+    que a linha i vê (a máscara); A^c guarda só essas entradas (as outras são zero)."""
+    # Q, K e V num produto só: u [W_Q | W_K | W_V], depois separados
+    QKV = matmul(u, [q + k + v for q, k, v in zip(pesos["W_Q"], pesos["W_K"], pesos["W_V"])])
+    # a cabeça c de Q, de K e de V, cortada direto de QKV: {"Q": [Q¹, Q²], "K": ..., "V": ...}
+    cab = {M: [b.colunas(QKV, i * b.d + c * b.d_h, i * b.d + (c + 1) * b.d_h) for c in range(b.n_cabecas)]
+           for i, M in enumerate("QKV")}
     r = 1 / math.sqrt(b.d_h)
     A, O = [], []
-    for c in range(b.n_cabecas):
-        S = matmul_t(b.cabeca(Q, c), b.cabeca(K, c))                 # Q^c K^cᵀ
-        Ac = [softmax([s * r if j <= i else -math.inf for j, s in enumerate(linha)])
-              for i, linha in enumerate(S)]                         # máscara causal
+    for Qc, Kc, Vc in zip(cab["Q"], cab["K"], cab["V"]):
+        Ac = [softmax([fsum(map(mul, q, Kc[j])) * r for j in vis])
+              for q, vis in zip(Qc, vistos)]                          # Q^c K^cᵀ / √d_h + M
         A.append(Ac)
-        O.append(matmul(Ac, b.cabeca(Vm, c)))
+        O.append([[fsum(map(mul, a, col)) for col in zip(*[Vc[j] for j in vis])]   # A^c V^c
+                  for a, vis in zip(Ac, vistos)])
     concat = junta_cabecas(O, len(u))
-    return {"Q": Q, "K": K, "V": Vm, "A": A, "concat": concat, "a": matmul(concat, pesos["W_O"])}
+    return {**cab, "A": A, "vistos": vistos, "concat": concat,
+            "a": matmul(concat, pesos["W_O"])}
 
 
 def gelu(z):
@@ -136,36 +154,45 @@ def gelu(z):
 
 
 def mlp(pesos, u2):
-    """g = u' W1, o = gelu(g), m = o W2."""
+    """g = u' W1, o = gelu(g), m = o W2 (e o tanh de cada gelu, que a volta reaproveita)."""
     g = matmul(u2, pesos["W1"])
-    o = [[gelu(x) for x in linha] for linha in g]
-    return {"g": g, "o": o, "m": matmul(o, pesos["W2"])}
+    tg = [[math.tanh(b.C_GELU * (z + b.K_GELU * z * z * z)) for z in linha] for linha in g]
+    o = [[0.5 * z * (1 + t) for z, t in zip(lz, lt)] for lz, lt in zip(g, tg)]   # gelu(g)
+    return {"g": g, "tg": tg, "o": o, "m": matmul(o, pesos["W2"])}
 
 
 def ida(pesos, ids, pos_ln=False):
     """O caminho de ida inteiro -> dict com cada etapa (nomes das páginas)."""
     _valida(ids)
-    X = embed(pesos, ids)
+    return ida_mascarada(pesos, ids, range(len(ids)), causal(len(ids)), pos_ln)
+
+
+def ida_mascarada(pesos, ids, posicoes, vistos, pos_ln=False):
+    """A ida com posições e máscara dadas (a árvore do corpus: cada linha vê os seus prefixos)."""
+    X = embed(pesos, ids, posicoes)
+    ln = {}                                         # entrada da LN -> (saída, desvios), para a volta
     if not pos_ln:
-        u = LN(X)                                   # pré-LN: o ramo lê uma cópia normalizada
-        at = atencao(pesos, u)
+        u, *_ = ln["X"] = LN_e_desvios(X)           # pré-LN: o ramo lê uma cópia normalizada
+        at = atencao(pesos, u, vistos)
         h = soma(X, at["a"])
-        u2 = LN(h)
+        u2, *_ = ln["h"] = LN_e_desvios(h)
         ml = mlp(pesos, u2)
         y = soma(h, ml["m"])
-        y_chapeu = LN(y)                            # a norma final
+        y_chapeu, *_ = ln["y"] = LN_e_desvios(y)    # a norma final
     else:
         u = X                                         # pós-LN: a norma fica no fluxo
-        at = atencao(pesos, u)
+        at = atencao(pesos, u, vistos)
         h_soma = soma(X, at["a"])
-        h = u2 = LN(h_soma)
+        h, *_ = ln["h_soma"] = LN_e_desvios(h_soma)
+        u2 = h
         ml = mlp(pesos, u2)
         y_soma = soma(h, ml["m"])
-        y = y_chapeu = LN(y_soma)                   # sem norma final
+        y, *_ = ln["y_soma"] = LN_e_desvios(y_soma)  # sem norma final
+        y_chapeu = y
     z = matmul(y_chapeu, pesos["W_U"])
     p = [softmax(linha) for linha in z]
-    r = {"ids": list(ids), "pos_ln": pos_ln, "X": X, "u": u, **at, "h": h, "u2": u2, **ml,
-         "y": y, "y_chapeu": y_chapeu, "z": z, "p": p}
+    r = {"ids": list(ids), "posicoes": list(posicoes), "pos_ln": pos_ln, "X": X, "u": u, **at, "h": h, "u2": u2, **ml,
+         "y": y, "y_chapeu": y_chapeu, "z": z, "p": p, "ln": ln}
     if pos_ln:
         r["h_soma"], r["y_soma"] = h_soma, y_soma
     return r
@@ -203,32 +230,43 @@ def volta_saida(y_chapeu, dz, W_U):
     return t_matmul(y_chapeu, dz), matmul_t(dz, W_U)
 
 
-def volta_ln_linha(v, dv_chapeu):
-    """v̂ = (v − μ)/s, s = √(σ² + ε)  ->  ∂L/∂v = (g − média(g) − v̂ · média(g ⊙ v̂)) / s, g = ∂L/∂v̂."""
-    mu, s = media(v), desvio(v)
-    vc = [(x - mu) / s for x in v]
+def volta_ln_linha(v, dv_chapeu, vc=None, s=None):
+    """v̂ = (v − μ)/s, s = √(σ² + ε)  ->  ∂L/∂v = (g − média(g) − v̂ · média(g ⊙ v̂)) / s, g = ∂L/∂v̂.
+    `vc` e `s`, se vierem da ida, não são refeitos."""
+    if vc is None:
+        mu, s = media(v), desvio(v)
+        vc = [(x - mu) / s for x in v]
     mg = media(dv_chapeu)
     mgv = fsum(map(mul, dv_chapeu, vc)) / len(v)
     return [(g - mg - x * mgv) / s for g, x in zip(dv_chapeu, vc)]
 
 
-def volta_LN(X, dU):
-    """A LayerNorm de cada linha, de volta (linha a linha, cada token separado)."""
-    return [volta_ln_linha(x, du) for x, du in zip(X, dU)]
+def volta_LN(X, dU, ida_ln=None):
+    """A LayerNorm de cada linha, de volta (linha a linha, cada token separado); `ida_ln`, o par
+    (LN(X), desvios) guardado na ida."""
+    if ida_ln is None:
+        return [volta_ln_linha(x, du) for x, du in zip(X, dU)]
+    return [volta_ln_linha(x, du, vc, s) for x, du, vc, s in zip(X, dU, *ida_ln)]
 
 
-def volta_gelu_escalar(z):
+def volta_gelu_escalar(z, t=None):
     """GELU_tanh'(z) = ½(1 + t) + ½ z (1 − t²) √(2/π)(1 + 3·0,044715 z²), t = tanh(√(2/π)(z + 0,044715 z³))."""
-    t = math.tanh(b.C_GELU * (z + b.K_GELU * z * z * z))
+    if t is None:
+        t = math.tanh(b.C_GELU * (z + b.K_GELU * z * z * z))
     return 0.5 * (1 + t) + 0.5 * z * (1 - t * t) * b.C_GELU * (1 + 3 * b.K_GELU * z * z)
 
 
-def volta_mlp(u2, g, o, dm, W1, W2):
+def volta_mlp(u2, g, o, dm, W1, W2, tg=None):
     """m = gelu(u' W1) W2  ->  ∂L/∂W2 = oᵀ ∂L/∂m, ∂L/∂g = (∂L/∂m W2ᵀ) ⊙ gelu'(g),
     ∂L/∂W1 = u'ᵀ ∂L/∂g, ∂L/∂u' = ∂L/∂g W1ᵀ."""
     dW2 = t_matmul(o, dm)
     do = matmul_t(dm, W2)
-    dg = [[d_ * volta_gelu_escalar(x) for d_, x in zip(ld, lg)] for ld, lg in zip(do, g)]
+    if tg is None:
+        dg = [[d_ * volta_gelu_escalar(x) for d_, x in zip(ld, lg)] for ld, lg in zip(do, g)]
+    else:                                       # volta_gelu_escalar(x, t), sem chamar a função
+        C, K = b.C_GELU, b.K_GELU
+        dg = [[d_ * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * C * (1 + 3 * K * x * x))
+               for d_, x, t in zip(ld, lg, lt)] for ld, lg, lt in zip(do, g, tg)]
     return {"W1": t_matmul(u2, dg), "W2": dW2, "u2": matmul_t(dg, W1)}
 
 
@@ -241,22 +279,27 @@ def volta_softmax(A, dA):
     return out
 
 
-def volta_cabeca(Qc, Kc, Vc, Ac, dOc):
+def volta_cabeca(Qc, Kc, Vc, Ac, dOc, vistos, quem_ve):
     """O^c = A^c V^c, A^c = softmax(Q^c K^cᵀ/√d_h + M) -> (∂L/∂Q^c, ∂L/∂K^c, ∂L/∂V^c).
 
-    A máscara não tem gradiente: onde ela vale −∞, A = 0 e a volta do softmax já dá zero."""
-    dA = matmul_t(dOc, Vc)                  # ∂L/∂A = ∂L/∂O Vᵀ
-    dVc = t_matmul(Ac, dOc)                 # ∂L/∂V = Aᵀ ∂L/∂O
+    A máscara não tem gradiente: onde ela vale −∞, A = 0 e a volta do softmax dá zero; as contas
+    correm só nas entradas vistas. `quem_ve[j]`: os pares (i, k) com vistos[i][k] = j."""
+    dA = [[fsum(map(mul, d, Vc[j])) for j in vis] for d, vis in zip(dOc, vistos)]  # ∂L/∂O Vᵀ
     dS = volta_softmax(Ac, dA)
     r = 1 / math.sqrt(len(Qc[0]))
-    dQc = [[x * r for x in linha] for linha in matmul(dS, Kc)]              # ∂L/∂S K / √d_h
-    dKc = [[x * r for x in linha] for linha in t_matmul(dS, Qc)]              # ∂L/∂Sᵀ Q / √d_h
+    dQc = [[fsum(map(mul, ds, col)) * r for col in zip(*[Kc[j] for j in vis])]      # ∂L/∂S K / √d_h
+           for ds, vis in zip(dS, vistos)]
+    dKc, dVc = [], []
+    for par in quem_ve:
+        Qs, dOs = [Qc[i] for i, _ in par], [dOc[i] for i, _ in par]
+        dKc.append([fsum(map(mul, [dS[i][k] for i, k in par], col)) * r for col in zip(*Qs)])  # ∂L/∂Sᵀ Q / √d_h
+        dVc.append([fsum(map(mul, [Ac[i][k] for i, k in par], col)) for col in zip(*dOs)])     # Aᵀ ∂L/∂O
     return dQc, dKc, dVc
 
 
-def junta_cabecas(partes, n):
+def junta_cabecas(partes, n, quantas=b.n_cabecas):
     """[M¹ | M²]: as d_h colunas de cada cabeça lado a lado -> (n x d)."""
-    return [sum((partes[c][i] for c in range(b.n_cabecas)), []) for i in range(n)]
+    return [[x for c in range(quantas) for x in partes[c][i]] for i in range(n)]
 
 
 def volta_atencao(u, at, da, pesos):
@@ -264,50 +307,58 @@ def volta_atencao(u, at, da, pesos):
     dW_O = t_matmul(at["concat"], da)
     dconcat = matmul_t(da, pesos["W_O"])
     n, dQ, dK, dV = len(u), [], [], []
+    quem_ve = [[] for _ in range(n)]
+    for i, vis in enumerate(at["vistos"]):
+        for k, j in enumerate(vis):
+            quem_ve[j].append((i, k))
     for c in range(b.n_cabecas):
         dOc = b.cabeca(dconcat, c)
-        partes = volta_cabeca(b.cabeca(at["Q"], c), b.cabeca(at["K"], c), b.cabeca(at["V"], c),
-                              at["A"][c], dOc)
+        partes = volta_cabeca(at["Q"][c], at["K"][c], at["V"][c],
+                              at["A"][c], dOc, at["vistos"], quem_ve)
         for lista, parte in zip((dQ, dK, dV), partes):
             lista.append(parte)
-    dQ, dK, dV = (junta_cabecas(dM, n) for dM in (dQ, dK, dV))
-    du = soma(soma(matmul_t(dQ, pesos["W_Q"]), matmul_t(dK, pesos["W_K"])), matmul_t(dV, pesos["W_V"]))
-    return {"W_Q": t_matmul(u, dQ), "W_K": t_matmul(u, dK), "W_V": t_matmul(u, dV),
-            "W_O": dW_O, "u": du}
+    dQKV = junta_cabecas(dQ + dK + dV, n, 3 * b.n_cabecas)          # [∂L/∂Q | ∂L/∂K | ∂L/∂V]
+    du = matmul_t(dQKV, [q + k + v for q, k, v in zip(pesos["W_Q"], pesos["W_K"], pesos["W_V"])])
+    dW = t_matmul(u, dQKV)                                            # uᵀ [∂L/∂Q | ∂L/∂K | ∂L/∂V]
+    return {"W_Q": b.colunas(dW, 0, b.d), "W_K": b.colunas(dW, b.d, 2 * b.d),
+            "W_V": b.colunas(dW, 2 * b.d, 3 * b.d), "W_O": dW_O, "u": du}
 
 
-def volta_embed(ids, dX, pesos):
-    """X = E[ids] + P[0:n]  ->  a linha i de ∂L/∂X soma-se à linha ids[i] de ∂L/∂E e à linha i de ∂L/∂P."""
+def volta_embed(ids, dX, pesos, posicoes):
+    """X = E[ids] + P[posições]  ->  a linha i de ∂L/∂X soma-se à linha ids[i] de ∂L/∂E e à
+    linha posições[i] de ∂L/∂P."""
     dE = [[0.0] * len(pesos["E"][0]) for _ in pesos["E"]]
     dP = [[0.0] * len(pesos["P"][0]) for _ in pesos["P"]]
-    for i, (t, dx) in enumerate(zip(ids, dX)):
+    for i, t, dx in zip(posicoes, ids, dX):
         dE[t] = [e + x for e, x in zip(dE[t], dx)]
         dP[i] = [p + x for p, x in zip(dP[i], dx)]
     return dE, dP
 
 
-def volta(pesos, r):
-    """O caminho de volta inteiro a partir da ida `r` -> (dict de gradientes, etapas da volta)."""
+def volta(pesos, r, dz=None):
+    """O caminho de volta inteiro a partir da ida `r` -> (dict de gradientes, etapas da volta).
+    Sem `dz`, a perda é a média do próximo token nas linhas de `r["ids"]`."""
     ids = r["ids"]
-    dz = volta_perda(r["p"], ids)
+    dz = volta_perda(r["p"], ids) if dz is None else dz
+    ln = r["ln"]
     dW_U, dy_chapeu = volta_saida(r["y_chapeu"], dz, pesos["W_U"])
     if not r["pos_ln"]:
-        dy = volta_LN(r["y"], dy_chapeu)                       # a norma final
+        dy = volta_LN(r["y"], dy_chapeu, ln["y"])              # a norma final
         dh, dm = dy, dy                                        # y = h + m
-        ml = volta_mlp(r["u2"], r["g"], r["o"], dm, pesos["W1"], pesos["W2"])
-        dh = soma(dh, volta_LN(r["h"], ml["u2"]))            # u' = LN(h)
+        ml = volta_mlp(r["u2"], r["g"], r["o"], dm, pesos["W1"], pesos["W2"], r["tg"])
+        dh = soma(dh, volta_LN(r["h"], ml["u2"], ln["h"]))   # u' = LN(h)
         dX, da = dh, dh                                        # h = x + a
         at = volta_atencao(r["u"], r, da, pesos)
-        dX = soma(dX, volta_LN(r["X"], at["u"]))             # u = LN(x)
+        dX = soma(dX, volta_LN(r["X"], at["u"], ln["X"]))    # u = LN(x)
     else:
         dy = dy_chapeu
-        dy_soma = volta_LN(r["y_soma"], dy)                    # y = LN(h + m)
-        ml = volta_mlp(r["u2"], r["g"], r["o"], dy_soma, pesos["W1"], pesos["W2"])
+        dy_soma = volta_LN(r["y_soma"], dy, ln["y_soma"])      # y = LN(h + m)
+        ml = volta_mlp(r["u2"], r["g"], r["o"], dy_soma, pesos["W1"], pesos["W2"], r["tg"])
         dh = soma(dy_soma, ml["u2"])                         # o MLP lê h direto
-        dh_soma = volta_LN(r["h_soma"], dh)                    # h = LN(x + a)
+        dh_soma = volta_LN(r["h_soma"], dh, ln["h_soma"])      # h = LN(x + a)
         at = volta_atencao(r["u"], r, dh_soma, pesos)
         dX = soma(dh_soma, at["u"])                          # a atenção lê x direto
-    dE, dP = volta_embed(ids, dX, pesos)
+    dE, dP = volta_embed(ids, dX, pesos, r["posicoes"])
     grad = {"E": dE, "P": dP, "W_Q": at["W_Q"], "W_K": at["W_K"], "W_V": at["W_V"],
             "W_O": at["W_O"], "W1": ml["W1"], "W2": ml["W2"], "W_U": dW_U}
     etapas = {"dz": dz, "dy_chapeu": dy_chapeu, "dy": dy, "dh": dh, "dX": dX}
@@ -364,16 +415,43 @@ def perda_do_corpus(pesos, corpus_ids, pos_ln=False):
     return fsum([vezes * (len(ids) - 1) * perda(pesos, ids, pos_ln) for ids, vezes in corpus_ids]) / total
 
 
-def gradiente_do_corpus(pesos, corpus_ids, pos_ln=False):
-    """-> (perda do corpus, gradiente): cada frase pesa pelas linhas com alvo que tem."""
+def arvore(corpus_ids):
+    """O corpus como árvore de prefixos: numa atenção causal, a linha i de uma frase só depende
+    de ids[0..i], então frases com o mesmo começo têm as mesmas linhas até ali. Cada prefixo que
+    tem alvo vira uma linha só -> (ids, posições, vistos, alvos); a linha vê os seus prefixos, e
+    alvos[i] = {token seguinte: vezes / total de linhas com alvo}. A última linha de cada frase
+    (sem alvo, e que nenhuma outra lê) fica de fora."""
     total = sum(vezes * (len(ids) - 1) for ids, vezes in corpus_ids)
-    G, L = zeros_como(pesos), 0.0
+    linha, ids_, pos, pais, alvos = {}, [], [], [], []
     for ids, vezes in corpus_ids:
-        r = ida(pesos, ids, pos_ln)
-        fator = vezes * (len(ids) - 1) / total
-        L += fator * fsum([-math.log(r["p"][i][ids[i + 1]]) for i in range(len(ids) - 1)]) / (len(ids) - 1)
-        G = soma_gradientes(G, volta(pesos, r)[0], fator)
-    return L, G
+        for i in range(len(ids) - 1):
+            pre = tuple(ids[:i + 1])
+            if pre not in linha:
+                linha[pre] = len(ids_)
+                for lista, x in ((ids_, ids[i]), (pos, i), (alvos, {}), (pais, linha.get(pre[:-1]))):
+                    lista.append(x)
+            a = alvos[linha[pre]]
+            a[ids[i + 1]] = a.get(ids[i + 1], 0) + vezes
+    vistos = []
+    for k in range(len(ids_)):
+        vis, j = [], k
+        while j is not None:
+            vis.append(j)
+            j = pais[j]
+        vistos.append(vis[::-1])
+    return ids_, pos, vistos, [{t: c / total for t, c in a.items()} for a in alvos]
+
+
+def gradiente_do_corpus(pesos, corpus_ids, pos_ln=False, arv=None):
+    """-> (perda do corpus, gradiente): a média sobre todas as linhas com alvo do corpus, numa
+    ida e numa volta pela árvore de prefixos (o mesmo valor que a média das frases)."""
+    ids, pos, vistos, alvos = arvore(corpus_ids) if arv is None else arv
+    r = ida_mascarada(pesos, ids, pos, vistos, pos_ln)
+    L = fsum([w * -math.log(r["p"][i][t]) for i, a in enumerate(alvos) for t, w in a.items()])
+    # ∂L/∂z_i = (soma dos pesos da linha) · p_i − pesos dos alvos
+    dz = [[c * pj - a.get(j, 0.0) for j, pj in enumerate(p)]
+          for p, a, c in zip(r["p"], alvos, [fsum(a.values()) for a in alvos])]
+    return L, volta(pesos, r, dz)[0]
 
 
 class Adam:
@@ -391,13 +469,13 @@ class Adam:
         self.t += 1
         self.b1t *= self.beta1
         self.b2t *= self.beta2
-        b1, b2 = self.beta1, self.beta2
+        b1, b2, c1, c2, taxa, eps = self.beta1, self.beta2, 1 - self.b1t, 1 - self.b2t, self.taxa, self.eps
+        sqrt, a1, a2 = math.sqrt, 1 - b1, 1 - b2
         for k in pesos:
             for W, g_, m_, v_ in zip(pesos[k], G[k], self.m[k], self.v[k]):
-                for j, g in enumerate(g_):
-                    m_[j] = b1 * m_[j] + (1 - b1) * g
-                    v_[j] = b2 * v_[j] + (1 - b2) * g * g
-                    W[j] -= self.taxa * (m_[j] / (1 - self.b1t)) / (math.sqrt(v_[j] / (1 - self.b2t)) + self.eps)
+                m_[:] = [b1 * m + a1 * g for m, g in zip(m_, g_)]
+                v_[:] = [b2 * v + a2 * g * g for v, g in zip(v_, g_)]
+                W[:] = [w - taxa * (m / c1) / (sqrt(v / c2) + eps) for w, m, v in zip(W, m_, v_)]
 
 
 class Treino:
@@ -411,14 +489,15 @@ class Treino:
         self.adam = Adam(self.pesos, taxa)
         self.pos_ln = pos_ln
         self.corpus_ids = ids_do_corpus(corpus)
-        L, self._G = gradiente_do_corpus(self.pesos, self.corpus_ids, pos_ln)
+        self._arvore = arvore(self.corpus_ids)
+        L, self._G = gradiente_do_corpus(self.pesos, self.corpus_ids, pos_ln, self._arvore)
         self.curva = [L]
 
     def anda(self, passos):
         """Dá `passos` passos de Adam; a curva ganha a perda depois de cada um."""
         for _ in range(passos):
             self.adam.passo(self.pesos, self._G)
-            L, self._G = gradiente_do_corpus(self.pesos, self.corpus_ids, self.pos_ln)
+            L, self._G = gradiente_do_corpus(self.pesos, self.corpus_ids, self.pos_ln, self._arvore)
             if not math.isfinite(L):
                 raise OverflowError("A perda deixou de ser um número finito.")
             self.curva.append(L)
