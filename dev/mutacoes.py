@@ -8,7 +8,7 @@ um operador, um índice) e pergunta a dois juízes:
   `lab/livro/formato.py` e os widgets (`lab/livro/widgets/*.py`), os testes do `make check` (os que não
   precisam do build, os dos widgets primeiro) e, no formatador, os doctests dele;
 - a trava (`book/numeros.lock.json`). Para o brinquedo e o formatador, a trava rápida
-  (`python -m livro_ext.rapido`): roda o código de todas as páginas com a cópia e compara cada
+  (`python -m livro_ext.trava.rapido`): roda o código de todas as páginas com a cópia e compara cada
   número que o leitor vê. Para os widgets, só o estado inicial de cada widget de cada página
   (nenhuma página importa um módulo de widget: o resto da trava não muda), comparado com o lock.
 
@@ -246,7 +246,7 @@ _WIDGETS_DA_TRAVA = """
 import json, sys
 from pathlib import Path
 raiz = Path(sys.argv[1])
-from livro_ext import razao, razao_codigo, razao_texto, rapido   # o livro vem da cópia (PYTHONPATH)
+from livro_ext.trava import razao, razao_codigo, razao_texto, rapido   # o livro vem da cópia (PYTHONPATH)
 from livro.widgets import api as widgets_api
 lock = razao.ler_lock(raiz / "book" / "numeros.lock.json")
 difs = []
@@ -278,7 +278,7 @@ def roda_trava_copia(repo: Path, arquivo: str) -> tuple[bool, list[str]]:
             return True, [f"! a trava dos widgets não rodou: {(r.stderr or r.stdout).strip()[-200:]}"]
         linhas = json.loads(r.stdout)
         return bool(linhas), linhas
-    r = subprocess.run([PY, "-m", "livro_ext.rapido"], cwd=repo, capture_output=True,
+    r = subprocess.run([PY, "-m", "livro_ext.trava.rapido"], cwd=repo, capture_output=True,
                        text=True, timeout=1800, check=False, env=copia)
     linhas = [ln.strip() for ln in r.stdout.splitlines()[1:] if ln.strip()]
     return r.returncode != 0, linhas or [r.stdout.strip()[-200:]]
@@ -381,7 +381,7 @@ def roda_testes(tmp: Path) -> tuple[bool, str]:
 def roda_trava(brinquedo: Path, sem_widgets=False) -> tuple[bool, list[str]]:
     """(pegou?, linhas de diferença) da trava rápida com o brinquedo mudado.
     sem_widgets: como era a trava antes de cobrir os widgets (para comparar)."""
-    from livro_ext import rapido
+    from livro_ext.trava import rapido
 
     res = rapido.executar(rapido.paginas(), str(brinquedo))
     linhas = rapido.comparar(res)

@@ -1,4 +1,4 @@
-"""O leitor de imports do build (book/_ext/importacoes.py) e os resultados guardados pelo hash.
+"""O leitor de imports do build (livro_ext/execucao/importacoes.py) e os resultados guardados pelo hash.
 
 Três peças perguntam o que um código importa (a chave do cache de execução, o que vai para
 o navegador e para os notebooks, o que o Colab instala): todas leem do mesmo leitor, e cada
@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from livro_ext import chave_cache, figuras, guardado, icones, importacoes, navegador, notebooks, razao_pagina
-from livro_ext.importacoes import Importacao
+from livro_ext.execucao import chave_cache, guardado, importacoes
+from livro_ext.tema import figuras, icones
+from livro_ext.widgets import navegador
+from livro_ext.notebooks import notebooks
+from livro_ext.trava import razao_pagina
+from livro_ext.execucao.importacoes import Importacao
 
 RAIZ = Path(__file__).resolve().parents[1]
 

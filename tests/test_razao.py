@@ -1,6 +1,6 @@
 """A trava dos números: o build de agora mostra os mesmos números que book/numeros.lock.json.
 
-A regra do que entra na razão está no docstring de book/_ext/razao.py.
+A regra do que entra na razão está no docstring de livro_ext/trava/razao.py.
 """
 import html as html_mod
 import json
@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from livro_ext import razao
-from livro_ext import razao_codigo
-from livro_ext import razao_pagina
-from livro_ext import razao_texto
+from livro_ext.trava import razao
+from livro_ext.trava import razao_codigo
+from livro_ext.trava import razao_pagina
+from livro_ext.trava import razao_texto
 
 from conftest import RAIZ
 
@@ -88,15 +88,15 @@ FLUXO = ["razao_codigo", "razao_texto", "razao", "razao_pagina", "rapido"]
 def _importa_de_livro_ext(modulo: str) -> set:
     import ast
 
-    arvore = ast.parse((RAIZ / "book" / "_ext" / f"{modulo}.py").read_text(encoding="utf-8"))
+    arvore = ast.parse((RAIZ / "livro_ext" / "trava" / f"{modulo}.py").read_text(encoding="utf-8"))
     nomes = set()
     for no in ast.walk(arvore):
         if not isinstance(no, ast.ImportFrom):
             continue
         if no.level == 1:                                       # from . import x / from .x import y
             resto = no.module or ""
-        elif (no.module or "").startswith("livro_ext"):          # from livro_ext(.x) import y
-            resto = no.module.removeprefix("livro_ext").lstrip(".")
+        elif (no.module or "").startswith("livro_ext"):          # from livro_ext(.trava)(.x) import y
+            resto = no.module.removeprefix("livro_ext").lstrip(".").removeprefix("trava").lstrip(".")
         else:
             continue
         nomes |= {resto} if resto else {a.name for a in no.names}
@@ -219,7 +219,7 @@ def _constroi(copia):
 
 
 def _verifica(copia):
-    return subprocess.run([str(PY), "-m", "livro_ext.razao", "verificar",
+    return subprocess.run([str(PY), "-m", "livro_ext.trava.razao", "verificar",
                            str(copia / "_build"), "--parcial"],
                           cwd=copia, capture_output=True, text=True, timeout=120, env=_ambiente(copia))
 

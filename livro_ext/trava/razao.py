@@ -21,9 +21,9 @@ o segundo widget igual na mesma página é `widget:saida-2`). A cópia travada f
 (página, chave, valor velho → valor novo; num valor de várias linhas, a linha que mudou),
 e também por chave nova (+) ou sumida (-).
 
-    python -m livro_ext.razao gerar _build       # escreve _build/numeros.json
-    python -m livro_ext.razao verificar _build   # compara com book/numeros.lock.json
-    python -m livro_ext.razao aceitar _build     # copia _build/numeros.json para o lock
+    python -m livro_ext.trava.razao gerar _build       # escreve _build/numeros.json
+    python -m livro_ext.trava.razao verificar _build   # compara com book/numeros.lock.json
+    python -m livro_ext.trava.razao aceitar _build     # copia _build/numeros.json para o lock
 
 Valores que nunca entram: um valor colado com caractere de controle (um TAB, um \\f, um
 \\b: quase sempre LaTeX numa string sem r"...", em que "\\times" vira TAB + "imes") ou
@@ -55,7 +55,7 @@ significativos: a libm de outra máquina pode mudar o último dígito.
 Duas construções limpas dão a mesma razão, byte a byte (chaves em ordem, sem tempos).
 
 O fluxo anda num sentido só: coletar (aqui: os arquivos do build, ou os resultados da trava
-rápida, book/_ext/rapido.py) → normalizar (razao_texto.py: cada saída, glue e widget vira o
+rápida, livro_ext/trava/rapido.py) → normalizar (razao_texto.py: cada saída, glue e widget vira o
 texto da razão, com a regra acima; razao_codigo.py lê o código das células) → comparar
 (aqui: com o lock). razao_texto.py não chama nada daqui.
 """

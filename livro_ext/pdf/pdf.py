@@ -1,6 +1,6 @@
 """A edição em PDF: o livro inteiro num arquivo A4, com os mesmos números do site.
 
-    python -m livro_ext.pdf           # (ou `make pdf`) depois de `make book`
+    python -m livro_ext.pdf.pdf           # (ou `make pdf`) depois de `make book`
 
 Rota: o HTML de página única do Sphinx (`singlehtml`), impresso pelo Chromium do Debian (o
 mesmo dos testes de navegador). Por quê: o build do site já executou os notebooks; o
@@ -57,7 +57,7 @@ def singlehtml():
     """Roda o Jupyter Book com o construtor singlehtml, na mesma árvore de doctrees do site."""
     if not (BUILD / ".doctrees" / "environment.pickle").exists() or not (BUILD / "html" / "index.html").exists():
         _erro("falta o build do site: rode `make book` antes de `make pdf`.")
-    from . import pos_build
+    from ..widgets import pos_build
 
     def so_mathjax(saida):
         """No lugar de pos_build.copia: o PDF não precisa do Pyodide, só do MathJax."""
@@ -86,7 +86,7 @@ def singlehtml():
 # ---------------------------------------------------------------------------
 def site_publicado(ambiente=None) -> str:
     """O endereço do site no GitHub Pages (do GITHUB_REPOSITORY ou do repositório do _config.yml)."""
-    from .livro import repositorio
+    from ..livro import repositorio
 
     url_config = ""
     m = re.search(r"^\s*url:\s*(\S+)", (RAIZ / "_config.yml").read_text(encoding="utf-8"), re.M)
@@ -387,7 +387,7 @@ def montar(site: str | None = None) -> Path:
     # os arquivos da página única (_static, _images) ficam onde estão; a página nova vai ao lado
     destino = SINGLE / "livro_pdf.html"
     destino.write_text(html, encoding="utf-8")
-    shutil.copy2(AQUI.parent / "_static" / "impressao.css", SINGLE / "_static" / "impressao.css")
+    shutil.copy2(RAIZ / "book" / "_static" / "impressao.css", SINGLE / "_static" / "impressao.css")
     (SAIDA / "capitulos.json").write_text(json.dumps(sumario, ensure_ascii=False, indent=1), encoding="utf-8")
     return destino
 

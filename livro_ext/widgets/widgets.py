@@ -45,7 +45,7 @@ class WidgetDirective(Directive):
         return [nodes.raw("", html, format="html")]
 
 
-# A partida antecipada (book/_ext/partida.js), embutida no começo do <head>, sem os comentários.
+# A partida antecipada (livro_ext/widgets/partida.js), embutida no começo do <head>, sem os comentários.
 PARTIDA = "\n".join(linha for linha in (Path(__file__).parent / "partida.js").read_text(encoding="utf-8").splitlines()
                     if not linha.startswith("//"))
 

@@ -12,7 +12,7 @@ Nenhuma lista à mão: tudo sai dos imports, lidos com `ast` (sem rodar nada).
 Os caminhos são relativos à pasta que contém o pacote (lab/), como no site-packages:
 "livro/__init__.py", "livro/widgets/api.py".
 
-    python -m livro_ext.navegador     # imprime os arquivos do navegador
+    python -m livro_ext.widgets.navegador     # imprime os arquivos do navegador
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import livro
 
-from .importacoes import importacoes, relativo
+from ..execucao.importacoes import importacoes, relativo
 
 PACOTE = Path(livro.__file__).resolve().parent     # lab/livro
 BASE = PACOTE.parent                                # lab/: os caminhos saem relativos a ela

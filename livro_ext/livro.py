@@ -53,8 +53,11 @@ def no_config(app, config):
 
 def setup(app):
     # cada peça é um módulo do pacote com setup(app)
-    from . import (busca, chave_cache, figuras, icones, matematica, notebooks, razao_pagina, referencias_ptbr,
-                   tema, widgets, zigoto)
+    from .tema import busca, figuras, icones, matematica, referencias_ptbr, tema
+    from .execucao import chave_cache, zigoto
+    from .notebooks import notebooks
+    from .trava import razao_pagina
+    from .widgets import widgets
 
     app.connect("config-inited", no_config)
     app.connect("builder-inited", zigoto.ligar)  # os kernels das páginas nascem do zigoto

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from .importacoes import importacoes, relativo
-from .myst import Bloco, opcoes, pedacos
+from ..tema.myst import Bloco, opcoes, pedacos
 
 RAIZ = Path(__file__).resolve().parents[2]
 LAB = RAIZ / "lab"
@@ -107,7 +107,7 @@ def celula(texto: str, lab: Path = LAB) -> str:
     nomes = ", ".join(a.relative_to(lab).as_posix() for a in arquivos)
     return ("\n\n```{code-cell} python\n"
             f":tags: [remove-cell, {TAG}]\n"
-            f"# chave do cache (book/_ext/chave_cache.py): {nomes}\n"
+            f"# chave do cache (livro_ext/execucao/chave_cache.py): {nomes}\n"
             f"# sha256 {h.hexdigest()}\n"
             "```\n")
 
