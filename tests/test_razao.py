@@ -360,16 +360,22 @@ def test_caractere_de_controle_derruba_gerar(tmp_path, capsys):
     assert razao.main(["gerar", str(build)]) == 1
     saida = capsys.readouterr().out
     assert "book/pag · eq" in saida and "U+0009 (TAB)" in saida
-    assert not (build / razao.NOME).exists()          # nada para o `aceitar` copiar
+    assert not (build / razao.NOME).exists()          # nada de razão quebrada
     linhas = razao.verificar(build, tmp_path / "lock.json")
     assert linhas[0].startswith("! book/pag · eq: caractere de controle")
 
 
-def test_aceitar_recusa_caractere_de_controle(tmp_path):
-    (tmp_path / razao.NOME).write_text(json.dumps({"book/pag": {"eq": "768 \times 64"}}))
+def test_aceitar_recusa_caractere_de_controle(tmp_path, capsys):
+    """Um caminho só para o lock (rapido.aceitar, o `make lock`), e ele recusa o TAB do LaTeX."""
+    from livro_ext.trava import rapido
+
+    build = _build_falso(tmp_path, glue=TAB)
+    nb = json.loads((build / "jupyter_execute" / "book" / "pag.ipynb").read_text())
     lock = tmp_path / "lock.json"
-    assert razao.main(["aceitar", str(tmp_path), "--lock", str(lock)]) == 1
-    assert not lock.exists()
+    assert rapido.aceitar({"book/pag": {"nb": nb, "glue": TAB}}, lock) == 1
+    assert "U+0009 (TAB)" in capsys.readouterr().out and not lock.exists()
+    with pytest.raises(SystemExit):                      # a razão do build não escreve o lock
+        razao.main(["aceitar", str(build), "--lock", str(lock)])
 
 
 @pytest.mark.parametrize("latex,acha", [
@@ -536,7 +542,7 @@ def test_residuo_derruba_gerar_com_pagina_chave_e_valor(tmp_path, capsys):
     assert problemas[1].startswith("book/pag · dif: parece um resíduo de arredondamento (5,0 · 10⁻¹⁶")
     assert razao.main(["gerar", str(build)]) == 1
     assert "resíduo de arredondamento" in capsys.readouterr().out
-    assert not (build / razao.NOME).exists()          # nada para o `aceitar` copiar
+    assert not (build / razao.NOME).exists()          # nada de razão quebrada
 
 
 def test_constante_do_setup_pode_ser_minuscula(tmp_path):
