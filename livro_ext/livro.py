@@ -13,6 +13,8 @@ import re
 
 RAMO_PUBLICADO = "gh-pages"  # o ramo que o workflow pages.yml escreve (o site construído)
 _DONO_NOME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+# o endereço de um repositório no GitHub: dono e nome (os notebooks e o PDF também a usam)
+URL_GITHUB = re.compile(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
 
 
 def repositorio(url_config, ambiente=None):
@@ -26,7 +28,7 @@ def repositorio(url_config, ambiente=None):
 
 def enderecos(url, ramo="main"):
     """As substituições do MyST com os endereços do repositório `url` (https://github.com/d/n)."""
-    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", url or "")
+    m = URL_GITHUB.match(url or "")
     if not m:
         return {}
     dono_nome = f"{m.group(1)}/{m.group(2)}"

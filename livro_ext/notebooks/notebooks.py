@@ -38,10 +38,10 @@ from pathlib import Path
 
 from ..widgets import navegador
 from ..execucao.importacoes import importacoes
+from ..livro import RAMO_PUBLICADO, URL_GITHUB
 from .notebooks_md import Colados, Conversor, ErroNotebook
 
 PASTA = "_notebooks"
-RAMO_PUBLICADO = "gh-pages"
 RAIZ = Path(__file__).resolve().parents[2]
 
 # Páginas cujo botão do Colab abre outro notebook (caminho no repositório, publicado em
@@ -295,7 +295,7 @@ def montar(executado: Path, pasta_exec: Path, docname: str,
 def _repo(app):
     opts = app.config.html_theme_options or {}
     url = (opts.get("repository_url") or "").strip().rstrip("/")
-    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?$", url)
+    m = URL_GITHUB.match(url)
     return (m.group(1), m.group(2)) if m else (None, None)
 
 

@@ -86,14 +86,14 @@ def singlehtml():
 # ---------------------------------------------------------------------------
 def site_publicado(ambiente=None) -> str:
     """O endereço do site no GitHub Pages (do GITHUB_REPOSITORY ou do repositório do _config.yml)."""
-    from ..livro import repositorio
+    from ..livro import URL_GITHUB, repositorio
 
     url_config = ""
     m = re.search(r"^\s*url:\s*(\S+)", (RAIZ / "_config.yml").read_text(encoding="utf-8"), re.M)
     if m:
         url_config = m.group(1)
     url = repositorio(url_config, ambiente)
-    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", url)
+    m = URL_GITHUB.match(url)
     if not m:
         return ""
     return f"https://{m.group(1).lower()}.github.io/{m.group(2)}/"
