@@ -10,6 +10,7 @@ from docutils.parsers.rst import directives
 
 from livro.widgets import api
 from livro_ext.trava import razao_codigo, razao_texto
+from livro_ext.widgets import CLASSE_WIDGET
 from livro_ext.widgets.widgets import WidgetDirective
 
 from conftest import RAIZ
@@ -80,3 +81,13 @@ def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build)
         assert cabeca.index("livroPartida") < cabeca.index('rel="stylesheet"')
         assert cabeca.index("livroPartida") < cabeca.index("<script src=")
     assert com >= 9
+
+
+def test_a_classe_e_a_chave_do_widget_saem_do_html_e_do_id_de_api():
+    """A classe que a trava, a diretiva e o PDF procuram é a que livro.widgets.api escreve, e a
+    chave da razão segue o id (widget-x-2 -> widget:x-2)."""
+    for nome in api.WIDGETS:
+        assert api.widget_html(nome, api.id_do_widget(nome)).startswith(f'<div class="{CLASSE_WIDGET}" ')
+        for vez in (1, 2, 3):
+            assert razao_texto.chave_do_widget(nome, vez) == api.id_do_widget(nome, vez).replace("widget-", "widget:", 1)
+    assert razao_texto.chave_do_widget("tokens", 2) == "widget:tokens-2"

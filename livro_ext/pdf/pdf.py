@@ -36,6 +36,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..widgets import CLASSE_WIDGET
+
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
 BUILD = RAIZ / "_build"
@@ -137,7 +139,7 @@ def hifeniza(soup):
         pular = False
         for pai in no.parents:
             classes = pai.get("class") or []
-            if pai.name in _NAO_HIFENIZAR or "math" in classes or "livro-widget" in classes \
+            if pai.name in _NAO_HIFENIZAR or "math" in classes or CLASSE_WIDGET in classes \
                     or "pdf-sumario" in classes or "pdf-inteiro" in classes or "pdf-url" in classes or "cell_output" in classes or "highlight" in classes:
                 pular = True
                 break
@@ -303,7 +305,7 @@ def montar(site: str | None = None) -> Path:
         sumario.append({"i": i, "doc": cap["doc"], "titulo": titulo, "numero": n if numerado else None,
                         "parte": cap["parte"], "ancora": secao["id"], "site": pagina_site})
         # cada widget: o estado do build e onde está a versão viva
-        for w in secao.find_all(class_="livro-widget"):
+        for w in secao.find_all(class_=CLASSE_WIDGET):
             p = doc.new_tag("p", attrs={"class": "pdf-vivo"})
             p.append("Aqui, o estado inicial do widget. A versão viva, que responde, está no site")
             if pagina_site:
@@ -344,7 +346,7 @@ def montar(site: str | None = None) -> Path:
         for el in artigo.select(sel):
             el.decompose()
     for el in artigo.find_all("button"):
-        if el.find_parent(class_="livro-widget") is None:
+        if el.find_parent(class_=CLASSE_WIDGET) is None:
             el.decompose()
 
     religa(artigo, {c["doc"]: secoes[c["doc"]]["id"] for c in capitulos}, site)

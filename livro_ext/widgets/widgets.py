@@ -21,9 +21,9 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 
 from livro.widgets import api as widgets_api
-from . import pos_build
+from . import CLASSE_WIDGET, pos_build
 
-MARCA = 'class="livro-widget"'
+MARCA = f'class="{CLASSE_WIDGET}"'
 
 
 class WidgetDirective(Directive):
