@@ -9,9 +9,8 @@ import shutil
 import subprocess
 
 import pytest
+import pdf_confere as pc
 from conftest import EDITA_CAMINHO, RAIZ
-
-from livro_ext.pdf import pdf_confere as pc
 
 LOCK = json.loads((RAIZ / "book" / "numeros.lock.json").read_text(encoding="utf-8"))
 # dois passos e o laboratório (o issue 22 pede estes); as outras páginas vêm em seguida
