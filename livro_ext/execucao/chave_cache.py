@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from .importacoes import importacoes, relativo
-from ..tema.myst import Bloco, opcoes, pedacos
+from .myst import Bloco, opcoes, pedacos
 
 RAIZ = Path(__file__).resolve().parents[2]
 LAB = RAIZ / "lab"

@@ -34,7 +34,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..tema import myst  # o leitor de MyST compartilhado com notebooks.py
+from ..execucao import myst  # o leitor de MyST compartilhado com notebooks.py
 
 RAIZ = Path(__file__).resolve().parents[2]
 
