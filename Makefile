@@ -68,15 +68,15 @@ check: .venv/.pronto
 ## A trava rápida: roda as páginas sem o Sphinx (o executor do myst-nb, um kernel novo por página,
 ## as páginas em paralelo) e compara cada número com o lock. Para quando se mexe em lab/ e ainda não se quer o make book.
 trava-rapida: .venv/.pronto
-	$(PY) -m livro_ext.rapido
+	$(PY) -m livro_ext.trava.rapido
 
 setup: .venv/.pronto node_modules/.pronto .venv-pyodide/.pronto
 
 ## O livro inteiro (--all), com todo aviso tratado como erro. No fim do build,
-## book/_ext/pos_build.py (gancho build-finished) põe no site o runtime dos widgets (as fórmulas já saem
-## desenhadas do build: book/_ext/matematica.py).
+## livro_ext/widgets/pos_build.py (gancho build-finished) põe no site o runtime dos widgets (as fórmulas já saem
+## desenhadas do build: livro_ext/tema/matematica.py).
 ## Localmente as páginas saem do cache de execução quando nem o código delas nem os módulos de
-## lab/ que importam mudaram (book/_ext/chave_cache.py); no CI (CI definido) tudo roda de novo.
+## lab/ que importam mudaram (livro_ext/execucao/chave_cache.py); no CI (CI definido) tudo roda de novo.
 ## Para forçar aqui: make book LIVRO_EXECUCAO=force
 book: setup
 	rm -rf _build/html _build/jupyter_execute
@@ -87,10 +87,10 @@ book: setup
 
 ## O livro inteiro num PDF A4 (_build/html/livro.pdf, publicado com o site): a página única do
 ## Sphinx (singlehtml) lida dos doctrees do build acima, sem executar nada de novo, e impressa
-## pelo Chromium (book/_ext/pdf.py). Sem o build, faz o `make book` antes.
+## pelo Chromium (livro_ext/pdf/pdf.py). Sem o build, faz o `make book` antes.
 pdf: setup chromium poppler
 	@test -f _build/.doctrees/environment.pickle -a -f $(HTML)/index.html || $(MAKE) book
-	$(PY) -m livro_ext.pdf
+	$(PY) -m livro_ext.pdf.pdf
 
 serve:
 	$(PY) -m http.server 8000 --bind 127.0.0.1 --directory $(HTML)
@@ -100,12 +100,12 @@ serve:
 ## A razão do build é comparada com o lock (no pytest); a trava rápida roda as páginas de novo
 ## com 1 e com 2 threads no BLAS e no torch: nenhum número impresso pode depender disso.
 test: book chromium poppler
-	$(PY) -m livro_ext.pdf
+	$(PY) -m livro_ext.pdf.pdf
 	$(PY) -m ruff check .
 	$(PY) -m doctest lab/livro/formato.py
-	$(PY) -m livro_ext.razao gerar _build
+	$(PY) -m livro_ext.trava.razao gerar _build
 	$(PY) -m pytest tests
-	$(PY) -m livro_ext.rapido --fios 1 --fios 2
+	$(PY) -m livro_ext.trava.rapido --fios 1 --fios 2
 	$(PY) dev/mutacoes.py --ci
 	node --test tests/js/
 	node --test tests/navegador/
@@ -115,7 +115,7 @@ test: book chromium poppler
 ## fontes de agora (a trava rápida roda o código de cada página), nunca de um _build velho;
 ## o pytest confere que essa razão é a mesma do build.
 lock: .venv/.pronto
-	$(PY) -m livro_ext.rapido --aceitar
+	$(PY) -m livro_ext.trava.rapido --aceitar
 
 ## Listas de exercícios para quem ensina: uma por aluno (seus números) e o gabarito, em _build/listas.
 ## A mesma SEMENTE dá os mesmos bytes. Ex.: make listas ALUNOS=30 SEMENTE=2026

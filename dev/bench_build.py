@@ -103,7 +103,7 @@ def um_build(modo, limpo):
     amb = {k: v for k, v in os.environ.items() if k != "CI"}
     amb["LIVRO_EXECUCAO"] = modo
     with tempfile.TemporaryDirectory() as tmp:
-        # o zigoto (book/_ext/zigoto.py) escreve o CPU de cada kernel, na ordem em que nasceram
+        # o zigoto (livro_ext/execucao/zigoto.py) escreve o CPU de cada kernel, na ordem em que nasceram
         registro = Path(tmp) / "cpu.jsonl"
         amb["LIVRO_ZIGOTO_CPU"] = str(registro)
         c0, t0, s0 = _cpu_filhos(), time.perf_counter(), _stat()

@@ -376,7 +376,7 @@ try {
     avisos: l.progresso.length, exemplos: l.status.filter((t) => /MiB/.test(t)).slice(0, 3), fim: l.texto };
   if (!JSON_SAIDA) process.stderr.write(`  rede lenta: ${l.estado} em ${s(l.pronto ?? 0)} s\n`);
   // a segunda página num celular (1,6 Mbps, 150 ms, 390 px), com a primeira já vista: aqui a
-  // partida no <head> (book/_ext/widgets.py) conta, porque o HTML demora a chegar
+  // partida no <head> (livro_ext/widgets/widgets.py) conta, porque o HTML demora a chegar
   geral.celular = await mornoNoCelular({ navegador, servir, bloquearRede, prontoEm, html: HTML, espera: ESPERA,
     a: todas[0].pagina, b: todas[1 % todas.length].pagina });
   if (!JSON_SAIDA) process.stderr.write(`  morno no celular: ${s(geral.celular.pronto)} s\n`);

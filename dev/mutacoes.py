@@ -6,14 +6,14 @@ aos juízes, nesta ordem, até um pegar:
 
 1. os testes do alvo (os de RAPIDOS; no formatador, antes, os doctests de formato.py);
 2. o resto dos testes do `make check` (os que não precisam do build);
-3. a trava: para o brinquedo e o formatador, a trava rápida (`python -m livro_ext.rapido`, o
+3. a trava: para o brinquedo e o formatador, a trava rápida (`python -m livro_ext.trava.rapido`, o
    código de todas as páginas contra o lock; uns 25 s de CPU, por isso só quando os testes não
    pegaram, ou sempre com --trava-sempre); para os widgets, o estado inicial de cada widget
    contra o lock (um décimo de segundo: roda sempre). O exportador de notebooks, a conferência
    do PDF e a própria comparação do lock não têm trava: só os testes.
 
 Uma mutação "escapa" se nenhum juiz a nota; o script sai com 1 se alguma escapa. A cópia recebe
-o pacote `livro` (lab/) e o `livro_ext` (book/_ext/) pelo PYTHONPATH, na frente dos instalados.
+o pacote `livro` (lab/) e o `livro_ext` (livro_ext/) pelo PYTHONPATH, na frente dos instalados.
 
     python dev/mutacoes.py                      # todos os alvos, todos os juízes (meia hora ou mais)
     python dev/mutacoes.py --alvo widgets       # um alvo (brinquedo, formato, widgets, notebooks, pdf, razao)
@@ -117,7 +117,7 @@ def confere_tabela(raiz: Path = RAIZ) -> list[str]:
 # ---------------------------------------------------------------------------
 # A cópia e os juízes
 # ---------------------------------------------------------------------------
-# O livro_ext da cópia (book/_ext como pacote), na frente do instalado: um sitecustomize no
+# O livro_ext da cópia (livro_ext/), na frente do instalado: um sitecustomize no
 # PYTHONPATH (vale também nos kernels que a trava rápida abre).
 _LIVRO_EXT = """import importlib.util, sys
 
@@ -137,7 +137,7 @@ sys.meta_path.insert(0, _LivroExtDaCopia)
 
 def prepara_repo(tmp: Path) -> tuple[Path, dict]:
     """Uma cópia do repositório (sem build, .git e ambientes; .venv e node_modules por link) e o
-    ambiente que a usa: lab/ e book/_ext (como livro_ext) na frente do pacote instalado."""
+    ambiente que a usa: lab/ e livro_ext/ na frente do pacote instalado."""
     repo = tmp / "repo"
     shutil.copytree(RAIZ, repo, ignore=IGNORAR)
     for nome in (".venv", "node_modules"):
@@ -150,7 +150,7 @@ def prepara_repo(tmp: Path) -> tuple[Path, dict]:
     (repo / ".git" / "info" / "exclude").write_text(".venv\nnode_modules\n", encoding="utf-8")
     pacotes = tmp / "pacotes"
     pacotes.mkdir()
-    (pacotes / "sitecustomize.py").write_text(_LIVRO_EXT.format(ext=str(repo / "book" / "_ext")), encoding="utf-8")
+    (pacotes / "sitecustomize.py").write_text(_LIVRO_EXT.format(ext=str(repo / "livro_ext")), encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(repo / "lab"), str(pacotes)]),
                LIVRO_BUILD=str(tmp / "sem-build"), PYTHONDONTWRITEBYTECODE="1")
     return repo, env
@@ -193,7 +193,7 @@ _WIDGETS_DA_TRAVA = """
 import json, sys
 from pathlib import Path
 raiz = Path(sys.argv[1])
-from livro_ext import razao, razao_codigo, razao_texto, rapido
+from livro_ext.trava import razao, razao_codigo, razao_texto, rapido   # o livro vem da cópia (PYTHONPATH)
 from livro.widgets import api
 lock = razao.ler_lock(raiz / "book" / "numeros.lock.json")
 difs = []
@@ -221,7 +221,7 @@ def juiz_trava(alvo: str, repo: Path, env: dict) -> tuple[bool, list[str]]:
             return True, [f"! a trava dos widgets não rodou: {(r.stderr or r.stdout).strip()[-150:]}"]
         linhas = json.loads(r.stdout)
         return bool(linhas), linhas
-    r = subprocess.run([PY, "-m", "livro_ext.rapido"], cwd=repo, env=env, capture_output=True, text=True,
+    r = subprocess.run([PY, "-m", "livro_ext.trava.rapido"], cwd=repo, env=env, capture_output=True, text=True,
                        timeout=1800, check=False)
     linhas = [ln.strip() for ln in r.stdout.splitlines()[1:] if ln.strip()]
     return r.returncode != 0, linhas or [r.stdout.strip()[-150:]]

@@ -11,7 +11,6 @@ RAIZ = Path(__file__).resolve().parents[1]
 EDITA_CAMINHO = re.compile(r"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=(?!=)|\+?=(?!=))")
 # LIVRO_BUILD: testar outro build (ex.: um build parcial numa pasta temporária)
 BUILD = Path(os.environ.get("LIVRO_BUILD", RAIZ / "_build"))
-EXT = RAIZ / "book" / "_ext"
 
 
 def pytest_collection_modifyitems(items):

@@ -1,4 +1,4 @@
-"""A chave do cache de execução (book/_ext/chave_cache.py): o hash dos módulos de lab/ que a
+"""A chave do cache de execução (livro_ext/execucao/chave_cache.py): o hash dos módulos de lab/ que a
 página importa. Mudar lab/formato.py muda a chave das páginas que o usam (e só delas); no
 teste lento, um livro mínimo construído com `cache` mostra o número novo depois da mudança."""
 import shutil
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from livro_ext import chave_cache as cc
+from livro_ext.execucao import chave_cache as cc
 
 RAIZ = Path(__file__).resolve().parents[1]
 
@@ -128,7 +128,7 @@ def test_livro_minimo_com_cache_roda_de_novo_depois_de_mudar_o_lab(tmp_path):
         execute:
           execute_notebooks: cache
         sphinx:
-          extra_extensions: [livro_ext.chave_cache]
+          extra_extensions: [livro_ext.execucao.chave_cache]
         """), encoding="utf-8")
     jb = Path(sys.executable).parent / "jupyter-book"
     env = {k: v for k, v in __import__("os").environ.items() if k not in ("CI", "LIVRO_EXECUCAO")}

@@ -2,14 +2,14 @@
 
 Lê o HTML de um `make book` já feito: cada <img> de uma página que aponta para _images/ (as
 figuras que as células de código desenham; o site mostra o SVG, com largura e altura em px,
-100 por polegada, como o PNG do build: book/_ext/figuras.py) tem no máximo 342 px de largura
+100 por polegada, como o PNG do build: livro_ext/tema/figuras.py) tem no máximo 342 px de largura
 natural. A coluna de texto tem 358 px numa tela de 390 px; mais largo que isso, o CSS encolhe
 a figura e os rótulos ficam miúdos.
 """
 from html.parser import HTMLParser
 from pathlib import Path
 
-from livro_ext import figuras
+from livro_ext.tema import figuras
 
 COLUNA = 342  # px: a coluna de 358 px menos os 8 px de cada lado que o modo escuro põe em volta da figura
 PULA = {"_static", "_sources", "_notebooks", "_images"}

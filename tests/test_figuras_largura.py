@@ -4,7 +4,7 @@ mesmo com título longo, rótulos longos ou um tamanho pedido maior."""
 import io
 
 import pytest
-from livro_ext import figuras
+from livro_ext.tema import figuras
 
 
 matplotlib = pytest.importorskip("matplotlib")

@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from livro_ext import figuras
+from livro_ext.tema import figuras
 
 
 def test_em_px_so_muda_a_abertura():

@@ -1,4 +1,4 @@
-"""O leitor de imports do build (book/_ext/importacoes.py) e os resultados guardados pelo hash.
+"""O leitor de imports do build (livro_ext/execucao/importacoes.py) e os resultados guardados pelo hash.
 
 Três peças perguntam o que um código importa (a chave do cache de execução, o que vai para
 o navegador e para os notebooks, o que o Colab instala): todas leem do mesmo leitor, e cada
@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from livro_ext import chave_cache, figuras, guardado, icones, importacoes, navegador, notebooks, razao_pagina
-from livro_ext.importacoes import Importacao
+from livro_ext.execucao import chave_cache, guardado, importacoes
+from livro_ext.tema import figuras, icones
+from livro_ext.widgets import navegador
+from livro_ext.notebooks import notebooks
+from livro_ext.trava import razao_pagina
+from livro_ext.execucao.importacoes import Importacao
 
 RAIZ = Path(__file__).resolve().parents[1]
 
@@ -113,3 +117,14 @@ def test_subconjunto_dos_icones_guardado_tem_os_mesmos_bytes(nome, tmp_path, mon
     conta = (tmp_path / "conta.woff").read_bytes()
     assert (tmp_path / "1.woff").read_bytes() == conta == (tmp_path / "2.woff").read_bytes()
     assert len(list((tmp_path / "cache" / "livro-icones").iterdir())) == 1
+
+
+def test_um_resolvedor_para_a_chave_do_cache_e_o_navegador():
+    """importacoes.importados separa os módulos dos `from a import b` (b pode ser módulo ou não);
+    a chave do cache fica com os dois, o navegador só com os b que são arquivos de livro."""
+    codigo = "from . import a\nfrom .b import c\nfrom .f import *\nimport d.e\nfrom ... import longe\n"
+    assert importacoes.importados(codigo, "p.q") == ({"p.q", "p.q.b", "p.q.f", "d.e"}, {"p.q.a", "p.q.b.c"})
+    assert importacoes.importados(codigo) == ({"d.e"}, set())      # relativos sem pacote: nada
+    assert chave_cache._importados(codigo, "p.q") == {"p.q", "p.q.b", "p.q.f", "d.e", "p.q.a", "p.q.b.c"}
+    assert navegador.imports("from livro import brinquedo, nao_e_modulo\nimport math\n") == {
+        "livro", "livro.brinquedo", "math"}

@@ -159,7 +159,7 @@ def test_toda_pagina_tem_descricao_em_portugues(build):
 
 def test_descricao_sai_do_primeiro_paragrafo_com_formulas_em_texto():
     from docutils import nodes
-    descricao_da_pagina = _modulo("tema", "livro_ext.tema").descricao_da_pagina
+    descricao_da_pagina = _modulo("tema", "livro_ext.tema.tema").descricao_da_pagina
 
     doc = nodes.document(None, None)
     aviso = nodes.note("", nodes.paragraph(text="Recebe: isto não é a descrição, mesmo sendo bem comprido."))

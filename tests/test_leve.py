@@ -8,9 +8,9 @@ import shutil
 import pytest
 from sphinx.errors import ExtensionError
 
-from livro_ext import busca
-from livro_ext import icones
-from livro_ext import matematica
+from livro_ext.tema import busca
+from livro_ext.tema import icones
+from livro_ext.tema import matematica
 
 PAGINA = """<!DOCTYPE html><html><head><title>t</title></head><body>
 <p>Texto com <span class="math notranslate nohighlight">\\(x_5 + 1\\)</span>.</p>
@@ -152,7 +152,7 @@ def test_subconjunto_dos_icones_reprodutivel(build):
 
 @pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
 def test_formulas_guardadas_so_chamam_o_node_para_a_pagina_que_mudou(tmp_path, monkeypatch):
-    from livro_ext import guardado
+    from livro_ext.execucao import guardado
     monkeypatch.setattr(guardado, "PASTA", tmp_path / "cache")
     monkeypatch.delenv("LIVRO_SEM_GUARDADO", raising=False)
     tex = r"\frac{a}{b} = \sqrt{\sigma^2 + \epsilon}"
@@ -179,7 +179,7 @@ def test_o_tema_nao_mede_as_rolagens(build):
     """O tabindex de quem rola é do tema.js do livro: o pydata-sphinx-theme.js do site não lê
     scrollWidth de cada <pre> (layout forçado da página inteira, a maior tarefa longa do bloco),
     e o build derruba se o tema mudar essa conta (tema.tabindex_so_no_livro)."""
-    from livro_ext import tema
+    from livro_ext.tema import tema
 
     js = (build / "html" / "_static" / "scripts" / "pydata-sphinx-theme.js").read_text(encoding="utf-8")
     assert tema.CONTA_DO_TEMA not in js

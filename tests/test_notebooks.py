@@ -161,7 +161,7 @@ def test_notebook_da_os_mesmos_numeros_do_livro(caminho, execucoes):
     assert erro is None, f"{caminho.name} falhou fora do livro:\n{erro}"
     saida = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
     colados = json.loads(saida.strip().splitlines()[-1])["colados"]
-    from livro_ext import razao
+    from livro_ext.trava import razao
 
     pagina = caminho.relative_to(PASTA).with_suffix("").as_posix()
     lock = razao.ler_lock().get(pagina, {})
@@ -310,7 +310,7 @@ def test_figuras_embutidas_no_markdown(caminho):
     alternativo da página. Anexos da célula (`attachment:`) o Colab não mostra."""
     import base64
 
-    from livro_ext.figuras import tamanho_png
+    from livro_ext.tema.figuras import tamanho_png
 
     nb = nbformat.read(caminho, as_version=4)
     md = [c for c in nb.cells if c.cell_type == "markdown"]
@@ -320,7 +320,7 @@ def test_figuras_embutidas_no_markdown(caminho):
     figuras = re.findall(r"!\[([^\]]*)\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)", texto)
     fonte = (RAIZ_REPO / caminho.relative_to(PASTA)).with_suffix(".md").read_text(encoding="utf-8")
     alts = re.findall(r"^```\{glue:figure\}[^\n]*\n:alt: ([^\n]*)", fonte, re.M)
-    from livro_ext.notebooks_md import texto_alternativo
+    from livro_ext.notebooks.notebooks_md import texto_alternativo
 
     assert [a for a, _ in figuras] == [texto_alternativo(a) for a in alts]
     # e um leitor de CommonMark (o do Jupyter é outro, mas segue a mesma regra) vê as mesmas imagens

@@ -161,7 +161,7 @@ def test_notebook_roda_no_313(caminho, execucoes_313):
     fim = json.loads(linhas[-1])
     assert fim["python"] == [3, 13], fim["python"]   # o kernel é o do venv, não o do .venv
     assert fim["livro"] == str(trabalho / "livro" / "__init__.py")
-    from livro_ext import razao
+    from livro_ext.trava import razao
 
     lock = razao.ler_lock().get(caminho.relative_to(PASTA).with_suffix("").as_posix(), {})
     difs = [k for k, v in fim["colados"].items() if isinstance(lock.get(k), str) and v.strip() != lock[k].strip()]

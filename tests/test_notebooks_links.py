@@ -6,7 +6,7 @@ import nbformat
 import pytest
 from test_notebooks import NOTEBOOKS, PASTA
 
-from livro_ext.notebooks_md import Colados, Conversor
+from livro_ext.notebooks.notebooks_md import Colados, Conversor
 
 SITE = "https://fulana.github.io/livro/"
 _LINK = re.compile(r"""(?<!!)\[[^\]]*\]\(([^)\s]+)\)|<a\b[^>]*?\bhref=["']([^"']*)["']""")

@@ -15,7 +15,7 @@ from conftest import EDITA_CAMINHO, RAIZ
 
 import livro
 import livro_ext
-from livro_ext import navegador
+from livro_ext.widgets import navegador
 
 
 
@@ -61,7 +61,7 @@ def test_o_pacote_vem_do_repositorio():
     """O `livro` e o `livro_ext` importados são os deste repositório (instalados em modo de
     desenvolvimento), não uma cópia velha."""
     assert livro.__file__ == str(RAIZ / "lab" / "livro" / "__init__.py")
-    assert livro_ext.__file__ == str(RAIZ / "book" / "_ext" / "__init__.py")
+    assert livro_ext.__file__ == str(RAIZ / "livro_ext" / "__init__.py")
 
 
 def test_nenhum_arquivo_passa_de_600_linhas():

@@ -1,4 +1,4 @@
-"""A edição em PDF (`make pdf`, livro_ext.pdf): os números da trava, A4 e as margens.
+"""A edição em PDF (`make pdf`, livro_ext.pdf.pdf): os números da trava, A4 e as margens.
 
 Os testes de `pdf_confere` com texto inventado mostram que a conferência falha quando um
 número muda; os outros leem o `_build/html/livro.pdf` que o `make pdf` (e o `make test`) faz.
@@ -9,9 +9,8 @@ import shutil
 import subprocess
 
 import pytest
+import pdf_confere as pc
 from conftest import EDITA_CAMINHO, RAIZ
-
-from livro_ext import pdf_confere as pc
 
 LOCK = json.loads((RAIZ / "book" / "numeros.lock.json").read_text(encoding="utf-8"))
 # dois passos e o laboratório (o issue 22 pede estes); as outras páginas vêm em seguida

@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from livro_ext import pdf as livro_pdf
+from livro_ext.pdf import pdf as livro_pdf
 
 pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="falta o pdftotext (poppler-utils)")
 

@@ -1,4 +1,4 @@
-"""A razão rápida (book/_ext/rapido.py) é a mesma do build, byte a byte.
+"""A razão rápida (livro_ext/trava/rapido.py) é a mesma do build, byte a byte.
 
 A razão rápida roda cada página como o build roda (o leitor e o cliente de execução do myst-nb,
 num kernel de verdade), sem o Sphinx. Onde cada chave é colada (a linha que a página de números
@@ -7,8 +7,8 @@ contra o fonte das páginas.
 """
 import pytest
 
-from livro_ext import rapido
-from livro_ext import razao
+from livro_ext.trava import rapido
+from livro_ext.trava import razao
 
 from conftest import RAIZ
 

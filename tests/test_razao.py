@@ -1,6 +1,6 @@
 """A trava dos números: o build de agora mostra os mesmos números que book/numeros.lock.json.
 
-A regra do que entra na razão está no docstring de book/_ext/razao.py.
+A regra do que entra na razão está no docstring de livro_ext/trava/razao.py.
 """
 import html as html_mod
 import json
@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from livro_ext import razao
-from livro_ext import razao_codigo
-from livro_ext import razao_pagina
-from livro_ext import razao_texto
+from livro_ext.trava import razao
+from livro_ext.trava import razao_codigo
+from livro_ext.trava import razao_pagina
+from livro_ext.trava import razao_texto
 
 from conftest import RAIZ
 
@@ -88,15 +88,15 @@ FLUXO = ["razao_codigo", "razao_texto", "razao", "razao_pagina", "rapido"]
 def _importa_de_livro_ext(modulo: str) -> set:
     import ast
 
-    arvore = ast.parse((RAIZ / "book" / "_ext" / f"{modulo}.py").read_text(encoding="utf-8"))
+    arvore = ast.parse((RAIZ / "livro_ext" / "trava" / f"{modulo}.py").read_text(encoding="utf-8"))
     nomes = set()
     for no in ast.walk(arvore):
         if not isinstance(no, ast.ImportFrom):
             continue
         if no.level == 1:                                       # from . import x / from .x import y
             resto = no.module or ""
-        elif (no.module or "").startswith("livro_ext"):          # from livro_ext(.x) import y
-            resto = no.module.removeprefix("livro_ext").lstrip(".")
+        elif (no.module or "").startswith("livro_ext"):          # from livro_ext(.trava)(.x) import y
+            resto = no.module.removeprefix("livro_ext").lstrip(".").removeprefix("trava").lstrip(".")
         else:
             continue
         nomes |= {resto} if resto else {a.name for a in no.names}
@@ -219,7 +219,7 @@ def _constroi(copia):
 
 
 def _verifica(copia):
-    return subprocess.run([str(PY), "-m", "livro_ext.razao", "verificar",
+    return subprocess.run([str(PY), "-m", "livro_ext.trava.razao", "verificar",
                            str(copia / "_build"), "--parcial"],
                           cwd=copia, capture_output=True, text=True, timeout=120, env=_ambiente(copia))
 
@@ -364,16 +364,22 @@ def test_caractere_de_controle_derruba_gerar(tmp_path, capsys):
     assert razao.main(["gerar", str(build)]) == 1
     saida = capsys.readouterr().out
     assert "book/pag · eq" in saida and "U+0009 (TAB)" in saida
-    assert not (build / razao.NOME).exists()          # nada para o `aceitar` copiar
+    assert not (build / razao.NOME).exists()          # nada de razão quebrada
     linhas = razao.verificar(build, tmp_path / "lock.json")
     assert linhas[0].startswith("! book/pag · eq: caractere de controle")
 
 
-def test_aceitar_recusa_caractere_de_controle(tmp_path):
-    (tmp_path / razao.NOME).write_text(json.dumps({"book/pag": {"eq": "768 \times 64"}}))
+def test_aceitar_recusa_caractere_de_controle(tmp_path, capsys):
+    """Um caminho só para o lock (rapido.aceitar, o `make lock`), e ele recusa o TAB do LaTeX."""
+    from livro_ext.trava import rapido
+
+    build = _build_falso(tmp_path, glue=TAB)
+    nb = json.loads((build / "jupyter_execute" / "book" / "pag.ipynb").read_text())
     lock = tmp_path / "lock.json"
-    assert razao.main(["aceitar", str(tmp_path), "--lock", str(lock)]) == 1
-    assert not lock.exists()
+    assert rapido.aceitar({"book/pag": {"nb": nb, "glue": TAB}}, lock) == 1
+    assert "U+0009 (TAB)" in capsys.readouterr().out and not lock.exists()
+    with pytest.raises(SystemExit):                      # a razão do build não escreve o lock
+        razao.main(["aceitar", str(build), "--lock", str(lock)])
 
 
 @pytest.mark.parametrize("latex,acha", [
@@ -540,7 +546,7 @@ def test_residuo_derruba_gerar_com_pagina_chave_e_valor(tmp_path, capsys):
     assert problemas[1].startswith("book/pag · dif: parece um resíduo de arredondamento (5,0 · 10⁻¹⁶")
     assert razao.main(["gerar", str(build)]) == 1
     assert "resíduo de arredondamento" in capsys.readouterr().out
-    assert not (build / razao.NOME).exists()          # nada para o `aceitar` copiar
+    assert not (build / razao.NOME).exists()          # nada de razão quebrada
 
 
 def test_constante_do_setup_pode_ser_minuscula(tmp_path):

@@ -1,10 +1,10 @@
-"""A lista de referências e as citações em português (book/_ext/referencias_ptbr.py)."""
+"""A lista de referências e as citações em português (livro_ext/tema/referencias_ptbr.py)."""
 import re
 from pathlib import Path
 
 import pytest
 
-from livro_ext import referencias_ptbr as rp
+from livro_ext.tema import referencias_ptbr as rp
 
 RAIZ = Path(__file__).resolve().parents[1]
 

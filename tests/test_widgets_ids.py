@@ -1,6 +1,6 @@
 """O id de cada widget na página sai de um lugar só: livro.widgets.api.id_do_widget.
 
-A diretiva do build (book/_ext/widgets.py), a trava rápida (book/_ext/rapido.py) e
+A diretiva do build (livro_ext/widgets/widgets.py), a trava rápida (livro_ext/trava/rapido.py) e
 dev/mutacoes.py contam os widgets da página do mesmo jeito (por nome) e chamam essa função.
 """
 import re
@@ -9,8 +9,9 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import directives
 
 from livro.widgets import api
-from livro_ext import razao_codigo, razao_texto
-from livro_ext.widgets import WidgetDirective
+from livro_ext.trava import razao_codigo, razao_texto
+from livro_ext.widgets import CLASSE_WIDGET
+from livro_ext.widgets.widgets import WidgetDirective
 
 from conftest import RAIZ
 
@@ -50,7 +51,7 @@ def test_a_diretiva_da_os_mesmos_ids_que_a_trava_rapida():
 
 def test_o_id_so_e_montado_em_livro_widgets_api():
     achados = []
-    for pasta in ("book/_ext", "dev", "lab"):
+    for pasta in ("livro_ext", "dev", "lab"):
         for arq in sorted((RAIZ / pasta).rglob("*.py")):
             for n, ln in enumerate(arq.read_text(encoding="utf-8").splitlines(), 1):
                 if re.search(r"""f["']widget-\{""", ln):
@@ -59,7 +60,7 @@ def test_o_id_so_e_montado_em_livro_widgets_api():
 
 
 def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build):
-    """A partida antecipada (book/_ext/partida.js, embutida por book/_ext/widgets.py) vai no <head> das páginas com widget,
+    """A partida antecipada (livro_ext/widgets/partida.js, embutida por livro_ext/widgets/widgets.py) vai no <head> das páginas com widget,
     com os nomes dos widgets daquela página, e no da abertura (sem widget, para baixar o runtime em
     tempo ocioso); as outras páginas não a têm. O registro do service worker vai em todas."""
     import json
@@ -87,3 +88,13 @@ def test_partida_no_head_so_nas_paginas_com_widget_e_com_os_widgets_delas(build)
         assert cabeca.index("livroPartida") < cabeca.index('rel="stylesheet"')
         assert cabeca.index("livroPartida") < cabeca.index("<script src=")
     assert com >= 9
+
+
+def test_a_classe_e_a_chave_do_widget_saem_do_html_e_do_id_de_api():
+    """A classe que a trava, a diretiva e o PDF procuram é a que livro.widgets.api escreve, e a
+    chave da razão segue o id (widget-x-2 -> widget:x-2)."""
+    for nome in api.WIDGETS:
+        assert api.widget_html(nome, api.id_do_widget(nome)).startswith(f'<div class="{CLASSE_WIDGET}" ')
+        for vez in (1, 2, 3):
+            assert razao_texto.chave_do_widget(nome, vez) == api.id_do_widget(nome, vez).replace("widget-", "widget:", 1)
+    assert razao_texto.chave_do_widget("tokens", 2) == "widget:tokens-2"

@@ -24,7 +24,7 @@ def test_site_espera_os_testes_do_mesmo_commit():
     checkout = next(p for p in job["steps"] if str(p.get("uses", "")).startswith("actions/checkout"))
     assert checkout["with"]["ref"] == "${{ github.event.workflow_run.head_sha }}"
     # e o que vai ao ar passa pela mesma trava de números
-    assert any("livro_ext.razao verificar" in str(p.get("run", "")) for p in job["steps"])
+    assert any("livro_ext.trava.razao verificar" in str(p.get("run", "")) for p in job["steps"])
 
 
 def test_ci_roda_o_comando_de_testes_do_readme():

@@ -1,4 +1,4 @@
-"""O zigoto do build (book/_ext/zigoto.py): kernels que nascem de um fork, um novo por página.
+"""O zigoto do build (livro_ext/execucao/zigoto.py): kernels que nascem de um fork, um novo por página.
 
 Cada teste parte o zigoto como o build parte (`ligar`, com um app de mentira que guarda os
 ganchos) e pede kernels pelo jupyter_client, como o myst-nb pede."""
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from livro_ext import zigoto
+from livro_ext.execucao import zigoto
 
 pytest.importorskip("jupyter_client")
 from jupyter_client.manager import start_new_kernel  # noqa: E402

@@ -1,7 +1,7 @@
 // O brinquedo no Pyodide (o Python dos widgets) dá os mesmos números que no CPython.
 //
 // Roda offline: o Pyodide vem de node_modules/pyodide, e o Python do livro é a roda que o
-// build faz (livro_ext.pos_build --roda: pyodide-build compila e registra num lock),
+// build faz (livro_ext.widgets.pos_build --roda: pyodide-build compila e registra num lock),
 // instalada com loadPackage como no navegador. A referência é calculada na
 // hora pelo CPython do projeto (.venv/bin/python) rodando os mesmos casos
 // (tests/js/casos.py); nada de número copiado aqui.
@@ -16,7 +16,7 @@ import { loadPyodide } from "pyodide";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
-const POS_BUILD = ["-m", "livro_ext.pos_build"];
+const POS_BUILD = ["-m", "livro_ext.widgets.pos_build"];
 const CASOS = join(RAIZ, "tests", "js", "casos.py");
 // A única lista dos arquivos Python do navegador (derivada dos imports de livro.widgets,
 // caminhos como "livro/widgets/api.py") e da biblioteca padrão enxuta (pos_build.py).
@@ -169,7 +169,7 @@ test("os erros de entrada viram mensagens em português, nunca exceções", () =
 test("a biblioteca padrão enxuta tem tudo o que os widgets importam (STDLIB_WIDGETS.txt)", () => {
   const lista = new Set(MANIFESTO.stdlib);
   const faltam = modulosUsados.filter((f) => !lista.has(f));
-  assert.deepEqual(faltam, [], `acrescente a book/_ext/STDLIB_WIDGETS.txt: ${faltam.join(", ")}`);
+  assert.deepEqual(faltam, [], `acrescente a livro_ext/widgets/STDLIB_WIDGETS.txt: ${faltam.join(", ")}`);
 });
 
 test("com a biblioteca padrão enxuta, os widgets respondem o mesmo (todos os casos)", () => {

@@ -105,8 +105,8 @@ test("build reprodutível: a roda, o lock e a biblioteca padrão saem com os mes
   // leitor baixaria de novo o que não mudou.
   const pasta = mkdtempSync(join(tmpdir(), "livro-roda-"));
   try {
-    // sem o cache do build (book/_ext/guardado.py): o pyodide-build roda de novo, de verdade
-    const feitos = JSON.parse(execFileSync(PYTHON, ["-m", "livro_ext.pos_build", "--roda", pasta],
+    // sem o cache do build (livro_ext/execucao/guardado.py): o pyodide-build roda de novo, de verdade
+    const feitos = JSON.parse(execFileSync(PYTHON, ["-m", "livro_ext.widgets.pos_build", "--roda", pasta],
       { encoding: "utf8", env: { ...process.env, LIVRO_SEM_GUARDADO: "1" } }));
     const sha = (caminho) => createHash("sha256").update(readFileSync(caminho)).digest("hex");
     assert.equal(sha(feitos.roda), sha(join(SITE, pacote.file_name)), "a roda mudou sem o código mudar");

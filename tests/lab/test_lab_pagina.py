@@ -15,7 +15,7 @@ def test_cabecalho_myst():
 
 
 def test_links_do_repositorio():
-    """Os links para o repositório vêm das substituições do MyST (book/_ext/livro.py), que
+    """Os links para o repositório vêm das substituições do MyST (livro_ext/livro.py), que
     seguem o repositório que constrói o site: nenhum endereço do GitHub digitado na página."""
     texto = open(PAGINA, encoding="utf-8").read()
     assert not re.search(r"https://(github\.com|colab\.research\.google\.com|raw\.githubusercontent)", texto)

@@ -73,7 +73,7 @@ before(async () => {
   assert.ok(existsSync(join(HTML, "_static", "widgets", "widgets.js")),
     `site sem widgets em ${HTML}: rode \`make book\` (ou defina LIVRO_HTML)`);
   assert.ok(existsSync(join(HTML, "_static", "pyodide", "pyodide.asm.wasm")),
-    `falta o runtime do Python em ${HTML}: rode python -m livro_ext.pos_build _build/html`);
+    `falta o runtime do Python em ${HTML}: rode python -m livro_ext.widgets.pos_build _build/html`);
   acharPaginas(HTML);
   const nomes = Object.keys(PEDIDOS);
   const saida = execFileSync(PYTHON, [join(RAIZ, "tests", "navegador", "esperado.py")],

@@ -5,7 +5,7 @@ import html as html_mod
 import re
 from pathlib import Path
 
-from . import guardado
+from ..execucao import guardado
 from .razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock
 from .razao_codigo import Varredor, especificidade, widgets_no_fonte
 from .razao_texto import FIGURA, chave_do_widget
@@ -56,7 +56,8 @@ def _celulas_e_colas(texto: str) -> tuple[dict, list]:
 
     aqui = Path(__file__).parent
     k = guardado.chave("razão", texto, myst_nb.__version__,
-                       *((aqui / n).read_bytes() for n in ("razao_pagina.py", "razao_codigo.py", "guardado.py")))
+                       *((aqui / n).read_bytes() for n in ("razao_pagina.py", "razao_codigo.py")),
+                       Path(guardado.__file__).read_bytes())
     feito = guardado.ler("razao", k)
     if feito is not None:
         res, padroes = json.loads(feito)

@@ -1,5 +1,5 @@
 // A abertura do worker dos widgets, embutida no começo do <head> das páginas com widget
-// (book/_ext/widgets.py a põe lá, com __WIDGETS__ trocado pelos nomes deles).
+// (livro_ext/widgets/widgets.py a põe lá, com __WIDGETS__ trocado pelos nomes deles).
 //
 // livroAbrir(widgets, inicio, opcoes): lê o manifesto do runtime (sempre revalidado: um site novo
 // tem outra versão) e abre o worker dessa versão, de preferência compartilhado entre as

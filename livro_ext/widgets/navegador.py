@@ -12,7 +12,7 @@ Nenhuma lista à mão: tudo sai dos imports, lidos com `ast` (sem rodar nada).
 Os caminhos são relativos à pasta que contém o pacote (lab/), como no site-packages:
 "livro/__init__.py", "livro/widgets/api.py".
 
-    python -m livro_ext.navegador     # imprime os arquivos do navegador
+    python -m livro_ext.widgets.navegador     # imprime os arquivos do navegador
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import livro
 
-from .importacoes import importacoes, relativo
+from ..execucao.importacoes import importados
 
 PACOTE = Path(livro.__file__).resolve().parent     # lab/livro
 BASE = PACOTE.parent                                # lab/: os caminhos saem relativos a ela
@@ -72,18 +72,8 @@ def _imports(codigo: str, modulo: str | None, _base: Path) -> frozenset[str]:
     if modulo:
         e_pacote = (arquivo_do_modulo(modulo) or Path()).name == "__init__.py"
         pacote = modulo if e_pacote else modulo.rpartition(".")[0]
-    for imp in importacoes(codigo):
-        if imp.tipo == "import":
-            nomes.add(imp.modulo)
-        elif imp.tipo == "from":
-            base = relativo(imp, pacote)
-            if base is None:
-                continue
-            nomes.add(base)
-            for nome in imp.nomes:
-                sub = f"{base}.{nome}"
-                if arquivo_do_modulo(sub):
-                    nomes.add(sub)
+    modulos, talvez = importados(codigo, pacote or "")
+    nomes = set(modulos) | {sub for sub in talvez if arquivo_do_modulo(sub)}
     return frozenset(n for n in nomes if n)
 
 

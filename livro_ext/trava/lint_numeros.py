@@ -25,8 +25,8 @@ livro (uma versão, um nome de produto) só passa pela lista PERMITIDOS abaixo, 
 O texto do notebook do laboratório também é prosa para o leitor: em `lab/laboratorio_gpt2.py`
 (formato percent do jupytext), as células `# %% [markdown]` passam pela mesma regra.
 
-    python -m livro_ext.lint_numeros            # verifica book/*.md e o laboratório
-    python -m livro_ext.lint_numeros a.md b.md  # verifica esses arquivos (.md ou .py percent)
+    python -m livro_ext.trava.lint_numeros            # verifica book/*.md e o laboratório
+    python -m livro_ext.trava.lint_numeros a.md b.md  # verifica esses arquivos (.md ou .py percent)
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import myst  # o leitor de MyST compartilhado com notebooks.py
+from ..execucao import myst  # o leitor de MyST compartilhado com notebooks.py
 
 RAIZ = Path(__file__).resolve().parents[2]
 

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from html.parser import HTMLParser
 
+from ..widgets import CLASSE_WIDGET
 from .razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
 
 FIGURA = "(figura)"
@@ -154,9 +155,6 @@ def _html_para_texto(h: str) -> str:
     return _linhas_visiveis(p.pecas[0][1])
 
 
-CLASSE_WIDGET = "livro-widget"
-
-
 def widgets_no_html(h: str) -> dict:
     """{"widget:nome": texto visível} de cada widget de uma página HTML.
 
@@ -176,8 +174,12 @@ def widgets_no_html(h: str) -> dict:
 
 def chave_do_widget(nome: str, vez: int = 1) -> str:
     """A chave de um widget na razão: `widget:NOME`, e `widget:NOME-2` para o 2º com o mesmo nome
-    na página (o mesmo sufixo do id, livro.widgets.api.id_do_widget)."""
-    return f"widget:{nome}" + (f"-{vez}" if vez > 1 else "")
+    na página: o id do widget (livro.widgets.api.id_do_widget) com `widget:` no lugar de `widget-`."""
+    # importado aqui: a trava rápida (--brinquedo) troca livro.brinquedo no kernel depois de
+    # importar este módulo, e livro.widgets.api traz o brinquedo de verdade
+    from livro.widgets.api import id_do_widget
+
+    return "widget:" + id_do_widget(nome, vez).removeprefix("widget-")
 
 
 def _latex(s: str) -> str:

@@ -1,6 +1,6 @@
 """A edição em PDF: o livro inteiro num arquivo A4, com os mesmos números do site.
 
-    python -m livro_ext.pdf           # (ou `make pdf`) depois de `make book`
+    python -m livro_ext.pdf.pdf           # (ou `make pdf`) depois de `make book`
 
 Rota: o HTML de página única do Sphinx (`singlehtml`), impresso pelo Chromium do Debian (o
 mesmo dos testes de navegador). Por quê: o build do site já executou os notebooks; o
@@ -36,6 +36,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..widgets import CLASSE_WIDGET
+
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
 BUILD = RAIZ / "_build"
@@ -57,7 +59,7 @@ def singlehtml():
     """Roda o Jupyter Book com o construtor singlehtml, na mesma árvore de doctrees do site."""
     if not (BUILD / ".doctrees" / "environment.pickle").exists() or not (BUILD / "html" / "index.html").exists():
         _erro("falta o build do site: rode `make book` antes de `make pdf`.")
-    from . import pos_build
+    from ..widgets import pos_build
 
     def so_mathjax(saida):
         """No lugar de pos_build.copia: o PDF não precisa do Pyodide, só do MathJax."""
@@ -86,14 +88,14 @@ def singlehtml():
 # ---------------------------------------------------------------------------
 def site_publicado(ambiente=None) -> str:
     """O endereço do site no GitHub Pages (do GITHUB_REPOSITORY ou do repositório do _config.yml)."""
-    from .livro import repositorio
+    from ..livro import URL_GITHUB, repositorio
 
     url_config = ""
     m = re.search(r"^\s*url:\s*(\S+)", (RAIZ / "_config.yml").read_text(encoding="utf-8"), re.M)
     if m:
         url_config = m.group(1)
     url = repositorio(url_config, ambiente)
-    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", url)
+    m = URL_GITHUB.match(url)
     if not m:
         return ""
     return f"https://{m.group(1).lower()}.github.io/{m.group(2)}/"
@@ -137,7 +139,7 @@ def hifeniza(soup):
         pular = False
         for pai in no.parents:
             classes = pai.get("class") or []
-            if pai.name in _NAO_HIFENIZAR or "math" in classes or "livro-widget" in classes \
+            if pai.name in _NAO_HIFENIZAR or "math" in classes or CLASSE_WIDGET in classes \
                     or "pdf-sumario" in classes or "pdf-inteiro" in classes or "pdf-url" in classes or "cell_output" in classes or "highlight" in classes:
                 pular = True
                 break
@@ -303,7 +305,7 @@ def montar(site: str | None = None) -> Path:
         sumario.append({"i": i, "doc": cap["doc"], "titulo": titulo, "numero": n if numerado else None,
                         "parte": cap["parte"], "ancora": secao["id"], "site": pagina_site})
         # cada widget: o estado do build e onde está a versão viva
-        for w in secao.find_all(class_="livro-widget"):
+        for w in secao.find_all(class_=CLASSE_WIDGET):
             p = doc.new_tag("p", attrs={"class": "pdf-vivo"})
             p.append("Aqui, o estado inicial do widget. A versão viva, que responde, está no site")
             if pagina_site:
@@ -344,7 +346,7 @@ def montar(site: str | None = None) -> Path:
         for el in artigo.select(sel):
             el.decompose()
     for el in artigo.find_all("button"):
-        if el.find_parent(class_="livro-widget") is None:
+        if el.find_parent(class_=CLASSE_WIDGET) is None:
             el.decompose()
 
     religa(artigo, {c["doc"]: secoes[c["doc"]]["id"] for c in capitulos}, site)
@@ -387,7 +389,7 @@ def montar(site: str | None = None) -> Path:
     # os arquivos da página única (_static, _images) ficam onde estão; a página nova vai ao lado
     destino = SINGLE / "livro_pdf.html"
     destino.write_text(html, encoding="utf-8")
-    shutil.copy2(AQUI.parent / "_static" / "impressao.css", SINGLE / "_static" / "impressao.css")
+    shutil.copy2(RAIZ / "book" / "_static" / "impressao.css", SINGLE / "_static" / "impressao.css")
     (SAIDA / "capitulos.json").write_text(json.dumps(sumario, ensure_ascii=False, indent=1), encoding="utf-8")
     return destino
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import guardado
+from ..execucao import guardado
 
 _SCRIPT_FA = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
 _ICONE = re.compile(r'<(i|span) (class="[^"]*\bfa[a-z]?\b[^"]*"|class="[^"]*\bfa-(?:solid|regular|brands)\b[^"]*")([^>]*)>')

@@ -13,6 +13,8 @@ import re
 
 RAMO_PUBLICADO = "gh-pages"  # o ramo que o workflow pages.yml escreve (o site construído)
 _DONO_NOME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+# o endereço de um repositório no GitHub: dono e nome (os notebooks e o PDF também a usam)
+URL_GITHUB = re.compile(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
 
 
 def repositorio(url_config, ambiente=None):
@@ -26,7 +28,7 @@ def repositorio(url_config, ambiente=None):
 
 def enderecos(url, ramo="main"):
     """As substituições do MyST com os endereços do repositório `url` (https://github.com/d/n)."""
-    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", url or "")
+    m = URL_GITHUB.match(url or "")
     if not m:
         return {}
     dono_nome = f"{m.group(1)}/{m.group(2)}"
@@ -53,8 +55,11 @@ def no_config(app, config):
 
 def setup(app):
     # cada peça é um módulo do pacote com setup(app)
-    from . import (busca, chave_cache, exercicios, figuras, icones, matematica, notebooks, razao_pagina,
-                   referencias_ptbr, tema, widgets, zigoto)
+    from .tema import busca, exercicios, figuras, icones, matematica, referencias_ptbr, tema
+    from .execucao import chave_cache, zigoto
+    from .notebooks import notebooks
+    from .trava import razao_pagina
+    from .widgets import widgets
 
     app.connect("config-inited", no_config)
     app.connect("builder-inited", zigoto.ligar)  # os kernels das páginas nascem do zigoto

@@ -92,7 +92,7 @@ def ligar(app):
     os.environ[DONO] = str(os.getpid())
     # Com -c, o caminho de importação começa pela pasta atual (""), como o de um kernel de sempre
     # começa; o próprio ipykernel_launcher a trata no filho do mesmo jeito (o teste compara os dois).
-    codigo = f"from livro_ext.zigoto import servidor; servidor({os.path.join(pasta, 'zigoto.sock')!r})"
+    codigo = f"from livro_ext.execucao.zigoto import servidor; servidor({os.path.join(pasta, 'zigoto.sock')!r})"
     processo = subprocess.Popen([sys.executable, "-c", codigo], stdin=subprocess.DEVNULL,
                                 # o ambiente de os.environ, como o jupyter_client passa aos kernels (o do
                                 # processo em C pode ter mais: uma biblioteca que chamou setenv)

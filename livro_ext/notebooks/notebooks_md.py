@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin
 
-from . import myst
+from ..execucao import myst
 
 TITULOS = {
     "note": "Nota", "tip": "Dica", "hint": "Dica", "important": "Importante",

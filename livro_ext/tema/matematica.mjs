@@ -1,8 +1,8 @@
 // As fórmulas desenhadas no build: o mesmo MathJax 3.2.2 (npm mathjax-full) e a mesma
 // saída CHTML que o navegador usava, rodando aqui no Node (liteAdaptor). Chamado por
-// book/_ext/matematica.py no fim do build:
+// livro_ext/tema/matematica.py no fim do build:
 //
-//   node book/_ext/matematica.mjs <pasta do site> <url das fontes, da raiz do site> <página.html>...
+//   node livro_ext/tema/matematica.mjs <pasta do site> <url das fontes, da raiz do site> <página.html>...
 //
 // Para cada página: acha os elementos .math do Sphinx (\(…\) e \[…\]), desenha todos num
 // documento MathJax só, troca o conteúdo de cada um pelo HTML desenhado (com a MathML

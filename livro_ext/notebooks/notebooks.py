@@ -13,7 +13,7 @@ cada página executada, `_notebooks/<página>.ipynb` no site (ex.: `_notebooks/b
 - uma célula `%pip install` para cada pacote que o Colab não traz instalado (com a versão
   do requirements.txt), contando os imports da página e dos módulos do pacote que ela usa;
 - uma célula que grava, numa pasta `livro/` ao lado do notebook, os arquivos do pacote
-  `livro` que a página importa (o fecho dos imports, calculado por `livro_ext.navegador`,
+  `livro` que a página importa (o fecho dos imports, calculado por `livro_ext.widgets.navegador`,
   com os dados que eles leem; ex.: `livro/paginas.py`, cujo `cola` funciona sem o myst-nb).
   A pasta do notebook é importável (no Jupyter e no Colab), então o código da página fica
   como está: `from livro import brinquedo as b` acha essa pasta; nada é reescrito;
@@ -23,7 +23,7 @@ cada página executada, `_notebooks/<página>.ipynb` no site (ex.: `_notebooks/b
 
 O menu de download da página ganha o `.ipynb`, e um botão "Abrir no Colab" aponta para
 o mesmo arquivo no ramo publicado (`gh-pages`) do repositório (o de `repository.url`, ou o
-do GitHub Actions: ver book/_ext/livro.py). Na página do laboratório o botão abre o
+do GitHub Actions: ver livro_ext/livro.py). Na página do laboratório o botão abre o
 notebook de duas horas (`lab/laboratorio_gpt2.ipynb`), que o build também publica em
 `_notebooks/lab/`, com os endereços do repositório que construiu o site.
 """
@@ -36,12 +36,12 @@ import json
 import re
 from pathlib import Path
 
-from . import navegador
-from .importacoes import importacoes
+from ..widgets import navegador
+from ..execucao.importacoes import importacoes
+from ..livro import RAMO_PUBLICADO, URL_GITHUB
 from .notebooks_md import Colados, Conversor, ErroNotebook
 
 PASTA = "_notebooks"
-RAMO_PUBLICADO = "gh-pages"
 RAIZ = Path(__file__).resolve().parents[2]
 
 # Páginas cujo botão do Colab abre outro notebook (caminho no repositório, publicado em
@@ -229,7 +229,7 @@ def montar(executado: Path, pasta_exec: Path, docname: str,
         c.pop("id", None)
         tags = set(c.get("metadata", {}).get("tags", []) or [])
         if "chave-do-cache" in tags:
-            continue  # só a chave do cache do build (book/_ext/chave_cache.py)
+            continue  # só a chave do cache do build (livro_ext/execucao/chave_cache.py)
         if c["cell_type"] == "markdown":
             c["source"] = conv.markdown(_fonte(c))
             if not c["source"].strip():
@@ -295,7 +295,7 @@ def montar(executado: Path, pasta_exec: Path, docname: str,
 def _repo(app):
     opts = app.config.html_theme_options or {}
     url = (opts.get("repository_url") or "").strip().rstrip("/")
-    m = re.match(r"^https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?$", url)
+    m = URL_GITHUB.match(url)
     return (m.group(1), m.group(2)) if m else (None, None)
 
 

@@ -1,5 +1,5 @@
-// Imprime a página única do livro (book/_ext/pdf.py a monta) em A4, no Chromium do Debian.
-//   node book/_ext/pdf_imprime.mjs _build/singlehtml/livro_pdf.html _build/html/livro.pdf _build/pdf/paginas.json
+// Imprime a página única do livro (livro_ext/pdf/pdf.py a monta) em A4, no Chromium do Debian.
+//   node livro_ext/pdf/pdf_imprime.mjs _build/singlehtml/livro_pdf.html _build/html/livro.pdf _build/pdf/paginas.json
 // Sem rede: os arquivos são servidos do disco numa origem falsa (http://livro.pdf/); todo o
 // resto é recusado. Espera o MathJax terminar, encolhe o que é mais largo que a coluna,
 // troca os hífens opcionais pelos que quebraram a linha, imprime, lê com o pdftotext a página de cada capítulo (um marcador invisível), escreve as

@@ -2,7 +2,7 @@
 
 Roda como gancho `build-finished` do Sphinx (registrado em `widgets.py`), então um
 `jupyter-book build .` simples já dá um site completo. Também roda à mão:
-``python -m livro_ext.pos_build _build/html``; ``--manifesto`` só imprime as listas;
+``python -m livro_ext.widgets.pos_build _build/html``; ``--manifesto`` só imprime as listas;
 ``--roda pasta`` só escreve numa pasta a roda do livro, o lock e a biblioteca padrão
 compilada (para tests/js).
 
@@ -43,14 +43,16 @@ import zipfile
 from base64 import urlsafe_b64encode
 from pathlib import Path
 
-from . import guardado, navegador, offline
+from ..execucao import guardado
+
+from . import navegador, offline
 
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
 PYODIDE = RAIZ / "node_modules" / "pyodide"
 PYODIDE_CLI = RAIZ / ".venv-pyodide" / "bin" / "pyodide"
 
-# Os módulos que o worker importa (o resto da roda sai dos imports: livro_ext.navegador).
+# Os módulos que o worker importa (o resto da roda sai dos imports: livro_ext.widgets.navegador).
 MODULO_API = "livro.widgets.api"
 MODULO_FORMATO = "livro.formato"
 PACOTE = "livro"
@@ -62,7 +64,7 @@ EPOCA = 1577836800           # a mesma data, em segundos (SOURCE_DATE_EPOCH do p
 
 def arquivos_da_roda():
     """(arquivo no disco, nome dentro da roda) de cada arquivo que o navegador usa: os
-    derivados dos imports de livro.widgets (livro_ext.navegador), como "livro/widgets/api.py"."""
+    derivados dos imports de livro.widgets (livro_ext.widgets.navegador), como "livro/widgets/api.py"."""
     return [(navegador.BASE / nome, nome) for nome in navegador.modulos_navegador()]
 
 
@@ -293,13 +295,13 @@ def copia(saida: Path) -> dict:
     }
     todos = [*pedacos, *pedacos_asm, manifesto["mjs"], manifesto["stdlib"]["gz"], manifesto["lock"],
              manifesto["roda"]]
-    # A versão nomeia o worker compartilhado entre as páginas (book/_ext/partida.js): um site
+    # A versão nomeia o worker compartilhado entre as páginas (livro_ext/widgets/partida.js): um site
     # novo, ou um worker.mjs novo, nunca conversa com o Python de um worker antigo ainda vivo.
     # Os imports do worker levam o hash de cada módulo (offline.versiona_modulos): um módulo novo
     # muda o worker.mjs, e com ele a versão.
     worker = static / "widgets" / "worker.mjs"
     modulos = offline.versiona_modulos(worker.parent) if worker.exists() else {}
-    codigo_worker = (worker if worker.exists() else AQUI.parent / "_static" / "widgets" / "worker.mjs").read_bytes()
+    codigo_worker = (worker if worker.exists() else RAIZ / "book" / "_static" / "widgets" / "worker.mjs").read_bytes()
     manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode() + codigo_worker)
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
     (destino / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from sphinx.errors import ExtensionError
 
-from . import guardado
+from ..execucao import guardado
 
 RAIZ = Path(__file__).resolve().parents[2]
 AQUI = Path(__file__).resolve().parent
@@ -78,7 +78,7 @@ def desenhar(saida: Path) -> dict:
         return {"paginas": 0, "formulas": 0, "porPagina": {}}
     # Cada página desenhada fica guardada pelo hash do HTML de entrada, do código e do MathJax
     # (guardado.py): a mesma página dá o mesmo HTML, e o Node só roda para as que mudaram.
-    codigo = [(AQUI / n).read_bytes() for n in ("matematica.mjs", "matematica.py", "guardado.py")]
+    codigo = [(AQUI / n).read_bytes() for n in ("matematica.mjs", "matematica.py")] + [Path(guardado.__file__).read_bytes()]
     versao_mj = (RAIZ / "node_modules" / "mathjax-full" / "package.json").read_bytes()
     chaves = {rel: guardado.chave("fórmulas", (saida / rel).read_bytes(), FONTES_SITE, versao_mj, *codigo)
               for rel in paginas}

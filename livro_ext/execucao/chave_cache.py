@@ -14,13 +14,12 @@ execução é sempre `force`: o site publicado nunca sai do cache. `LIVRO_EXECUC
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib.machinery
 import os
 from pathlib import Path
 
-from .importacoes import importacoes, relativo
+from .importacoes import importados
 from .myst import Bloco, opcoes, pedacos
 
 RAIZ = Path(__file__).resolve().parents[2]
@@ -29,25 +28,11 @@ TAG = "chave-do-cache"
 
 
 def _importados(codigo: str, pacote: str = "") -> frozenset[str]:
-    """Os nomes que `codigo` importa ("a.b", e "a.b.c" para `from a.b import c`).
-
-    pacote: o pacote do módulo (para resolver `from . import x` e `from .y import z`).
-    Guardado: os mesmos módulos de lab/ aparecem em toda página."""
-    return _importados_guardado(codigo, pacote)
-
-
-@functools.lru_cache(maxsize=None)
-def _importados_guardado(codigo: str, pacote: str) -> frozenset[str]:
-    nomes = set()
-    for imp in importacoes(codigo):
-        if imp.tipo == "import":
-            nomes.add(imp.modulo)
-        elif imp.tipo == "from":
-            base = relativo(imp, pacote)
-            if base:
-                nomes.add(base)
-                nomes.update(f"{base}.{n}" for n in imp.nomes if n != "*")
-    return frozenset(nomes)
+    """Os nomes que `codigo` importa ("a.b", e "a.b.c" para `from a.b import c`: quem não é
+    módulo, o _acha deixa de fora). pacote: o pacote do módulo (para os imports relativos).
+    Guardado em importacoes.importados: os mesmos módulos de lab/ aparecem em toda página."""
+    modulos, talvez = importados(codigo, pacote)
+    return modulos | talvez
 
 
 def _acha(nome: str, raizes: list[str]):
@@ -107,7 +92,7 @@ def celula(texto: str, lab: Path = LAB) -> str:
     nomes = ", ".join(a.relative_to(lab).as_posix() for a in arquivos)
     return ("\n\n```{code-cell} python\n"
             f":tags: [remove-cell, {TAG}]\n"
-            f"# chave do cache (book/_ext/chave_cache.py): {nomes}\n"
+            f"# chave do cache (livro_ext/execucao/chave_cache.py): {nomes}\n"
             f"# sha256 {h.hexdigest()}\n"
             "```\n")
 

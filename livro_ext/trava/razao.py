@@ -21,14 +21,13 @@ o segundo widget igual na mesma página é `widget:saida-2`). A cópia travada f
 (página, chave, valor velho → valor novo; num valor de várias linhas, a linha que mudou),
 e também por chave nova (+) ou sumida (-).
 
-    python -m livro_ext.razao gerar _build       # escreve _build/numeros.json
-    python -m livro_ext.razao verificar _build   # compara com book/numeros.lock.json
-    python -m livro_ext.razao aceitar _build     # copia _build/numeros.json para o lock
+    python -m livro_ext.trava.razao gerar _build       # escreve _build/numeros.json
+    python -m livro_ext.trava.razao verificar _build   # compara com book/numeros.lock.json
 
 Valores que nunca entram: um valor colado com caractere de controle (um TAB, um \\f, um
 \\b: quase sempre LaTeX numa string sem r"...", em que "\\times" vira TAB + "imes") ou
 com um "\\n" que comeu um comando LaTeX ("\\neq"). `gerar` e `verificar` falham dizendo
-página e chave (linhas "!"), e `aceitar` se recusa a gravá-los no lock.
+página e chave (linhas "!"), e o `make lock` (rapido.py --aceitar) se recusa a gravá-los.
 
 A regra do que NÃO entra na razão (para a trava nunca piscar):
 
@@ -55,7 +54,7 @@ significativos: a libm de outra máquina pode mudar o último dígito.
 Duas construções limpas dão a mesma razão, byte a byte (chaves em ordem, sem tempos).
 
 O fluxo anda num sentido só: coletar (aqui: os arquivos do build, ou os resultados da trava
-rápida, book/_ext/rapido.py) → normalizar (razao_texto.py: cada saída, glue e widget vira o
+rápida, livro_ext/trava/rapido.py) → normalizar (razao_texto.py: cada saída, glue e widget vira o
 texto da razão, com a regra acima; razao_codigo.py lê o código das células) → comparar
 (aqui: com o lock). razao_texto.py não chama nada daqui.
 """
@@ -66,7 +65,7 @@ import json
 import sys
 from pathlib import Path
 
-from .razao_texto import CLASSE_WIDGET, controles, curto, itens_do_notebook, itens_dos_widgets
+from .razao_texto import CLASSE_WIDGET, curto, itens_do_notebook, itens_dos_widgets
 
 RAIZ = Path(__file__).resolve().parents[2]
 LOCK = RAIZ / "book" / "numeros.lock.json"
@@ -213,7 +212,7 @@ def verificar(build: Path, lock: Path = LOCK, parcial=False) -> list[str]:
 # ---------------------------------------------------------------------------
 def main(argv=None):
     ap = argparse.ArgumentParser(description="A razão de números do livro.")
-    ap.add_argument("acao", choices=["gerar", "verificar", "aceitar"])
+    ap.add_argument("acao", choices=["gerar", "verificar"])
     ap.add_argument("build", nargs="?", default="_build", help="a pasta _build do Jupyter Book")
     ap.add_argument("--lock", default=str(LOCK), help="o lock (padrão: book/numeros.lock.json)")
     ap.add_argument("--parcial", action="store_true",
@@ -227,31 +226,11 @@ def main(argv=None):
         n = sum(len(v) for v in razao.values())
         print(f"Razão: {n} números de {len(razao)} páginas em {build / NOME}")
         if problemas:
-            (build / NOME).unlink()      # nada de razão quebrada para o `aceitar`
+            (build / NOME).unlink()      # nada de razão quebrada no _build
             print(f"{len(problemas)} valores não podem entrar na razão:")
             for p in problemas:
                 print("  ! " + p)
             return 1
-        return 0
-    if a.acao == "aceitar":
-        fonte = build / NOME
-        if not fonte.exists():
-            sys.exit(f"Falta {fonte}: rode `razao.py gerar {build}` antes.")
-        velho = ler_lock(lock)
-        novo = json.loads(fonte.read_text(encoding="utf-8"))
-        ruins = [f"{pag} · {k}: {', '.join(controles(v, saida=k.startswith('celula:')))}"
-                 for pag, itens in novo.items() for k, v in itens.items()
-                 if controles(v, saida=k.startswith("celula:"))]
-        if ruins:
-            print("Caracteres de controle na razão; o lock não foi mudado:")
-            for ln in ruins:
-                print("  ! " + ln)
-            return 1
-        mudou = diferencas(velho, novo)
-        lock.write_text(serializa(novo), encoding="utf-8")
-        print(f"{lock} atualizado ({len(mudou)} mudanças):")
-        for ln in mudou:
-            print("  " + ln)
         return 0
     linhas = verificar(build, lock, a.parcial)
     if not linhas:

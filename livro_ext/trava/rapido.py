@@ -10,10 +10,10 @@ cada ```{widget}``` sai de `lab/livro/widgets/api.py`, como a diretiva o monta. 
 `razao.coletar_resultados` passa tudo pela mesma regra do build (o que entra, o que fica de
 fora: razao_texto.py) e `razao.diferencas` compara com `book/numeros.lock.json`.
 
-    python -m livro_ext.rapido                     # todas as páginas; sai 1 se algo mudou
-    python -m livro_ext.rapido book/saida.md       # só estas páginas
-    python -m livro_ext.rapido --brinquedo /tmp/b.py   # com outro lab/livro/brinquedo.py
-    python -m livro_ext.rapido --json saida.json   # grava a razão rápida
+    python -m livro_ext.trava.rapido                     # todas as páginas; sai 1 se algo mudou
+    python -m livro_ext.trava.rapido book/saida.md       # só estas páginas
+    python -m livro_ext.trava.rapido --brinquedo /tmp/b.py   # com outro lab/livro/brinquedo.py
+    python -m livro_ext.trava.rapido --json saida.json   # grava a razão rápida
 
 Ele não substitui o `make test`: o texto das páginas e o navegador ficam de fora.
 Uma página que falha ao executar aparece como uma linha `! página: erro`.
@@ -203,9 +203,9 @@ def troca_brinquedo(arquivo: str):
 
 # O kernel de cada página faz a troca num arquivo de início do IPython (profile_default/startup),
 # numa IPYTHONDIR temporária que `executar` grava e que o kernel herda pelo ambiente.
-INICIO_KERNEL = ('"""Gerado por livro_ext.rapido (--brinquedo)."""\n'
+INICIO_KERNEL = ('"""Gerado por livro_ext.trava.rapido (--brinquedo)."""\n'
                  "import os\n\n"
-                 "from livro_ext.rapido import troca_brinquedo\n\n"
+                 "from livro_ext.trava.rapido import troca_brinquedo\n\n"
                  'troca_brinquedo(os.environ["LIVRO_BRINQUEDO"])\n')
 
 

@@ -21,9 +21,11 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 
 from livro.widgets import api as widgets_api
-from . import exercicios, offline, pos_build
+from ..tema import exercicios
 
-MARCA = 'class="livro-widget"'
+from . import CLASSE_WIDGET, offline, pos_build
+
+MARCA = f'class="{CLASSE_WIDGET}"'
 
 
 class WidgetDirective(Directive):
@@ -50,7 +52,7 @@ def _sem_comentarios(nome):
                      if not linha.lstrip().startswith("//"))
 
 
-# A partida antecipada (book/_ext/partida.js), embutida no começo do <head>, sem os comentários.
+# A partida antecipada (livro_ext/widgets/partida.js), embutida no começo do <head>, sem os comentários.
 PARTIDA = _sem_comentarios("partida.js")
 # O registro do service worker (offline.js, escrito por offline.py), em toda página.
 REGISTRO = _sem_comentarios("registro.js")

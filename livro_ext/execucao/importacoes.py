@@ -106,3 +106,21 @@ def relativo(imp: Importacao, pacote: str) -> str | None:
     partes = pacote.split(".")
     partes = partes[:len(partes) - (imp.nivel - 1)]
     return ".".join(partes + ([imp.modulo] if imp.modulo else []))
+
+
+@functools.lru_cache(maxsize=None)
+def importados(codigo: str, pacote: str = "") -> tuple[frozenset[str], frozenset[str]]:
+    """Os nomes absolutos que `codigo` importa: (módulos, e "a.b.c" de cada `from a.b import c`,
+    que pode ser um módulo ou um nome dentro dele; quem pergunta decide). Os relativos se
+    resolvem a partir de `pacote`, o pacote de quem importa. O resolvedor da chave do cache e do
+    navegador."""
+    modulos, talvez = set(), set()
+    for imp in importacoes(codigo):
+        if imp.tipo == "import":
+            modulos.add(imp.modulo)
+        elif imp.tipo == "from":
+            base = relativo(imp, pacote)
+            if base:
+                modulos.add(base)
+                talvez.update(f"{base}.{n}" for n in imp.nomes if n != "*")
+    return frozenset(modulos), frozenset(talvez)
