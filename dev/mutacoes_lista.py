@@ -195,9 +195,9 @@ WIDGETS = {
 }
 
 
-# O exportador de notebooks (book/_ext/notebooks.py e notebooks_md.py).
+# O exportador de notebooks (livro_ext/notebooks/notebooks.py e notebooks_md.py).
 NOTEBOOKS = {
-    "book/_ext/notebooks.py": [
+    "livro_ext/notebooks/notebooks.py": [
         ("literal: barra invertida sem escape", """s = texto.replace("\\\\", "\\\\\\\\").replace(""",
          """s = texto.replace("\\\\", "\\\\").replace("""),
         ("literal: três aspas sem escape", """.replace("'''", "\\\\'\\\\'\\\\'")""", ""),
@@ -213,7 +213,7 @@ NOTEBOOKS = {
         ("módulo sem versão fixada aceito",
          '            raise ErroNotebook(f"o módulo {m!r} não está fixado no requirements.txt")', "            continue"),
     ],
-    "book/_ext/notebooks_md.py": [
+    "livro_ext/notebooks/notebooks_md.py": [
         ("math em display sem $$", 'return ["", "$$", latex_nu(_t(data.get("text/latex", ""))), "$$", ""]',
          'return ["", latex_nu(_t(data.get("text/latex", ""))), ""]'),
         ("\\displaystyle fica", 'if s.startswith(r"\\displaystyle"):', "if False:"),
@@ -229,8 +229,8 @@ NOTEBOOKS = {
     ],
 }
 
-# A conferência dos números do PDF (book/_ext/pdf_confere.py).
-PDF = {"book/_ext/pdf_confere.py": [
+# A conferência dos números do PDF (tests/pdf_confere.py).
+PDF = {"tests/pdf_confere.py": [
     ("pula as diretivas de bloco (fórmulas em display e tabelas)", "|^[`:]{3,}\\{glue(?::\\w+)?\\}\\s+(\\S+)\"", '"'),
     ("pula toda fórmula", '        return [("numero", n) for n in numeros_da_matematica(valor)]\n', "        return []\n"),
     ("pula toda tabela", 'saida.extend(("celula", t) if k == "texto" else (k, t) for k, t in formas(c))', "pass"),
@@ -247,16 +247,16 @@ PDF = {"book/_ext/pdf_confere.py": [
      "if x1 > w - MARGEM_PT + folga:"),
 ]}
 
-# A comparação com o lock (book/_ext/razao.py, razao_texto.py e rapido.py).
+# A comparação com o lock (livro_ext/trava/razao.py, razao_texto.py e rapido.py).
 RAZAO = {
-    "book/_ext/razao.py": [
+    "livro_ext/trava/razao.py": [
         ("número mudado não aparece", "elif a[chave] != b[chave]:", "elif False:"),
         ("chave nova não aparece", 'linhas.append(f"+ {pag} · {chave}: {curto(b[chave])} (novo)")', "pass"),
         ("chave sumida não aparece", 'linhas.append(f"- {pag} · {chave}: {curto(a[chave])} (sumiu)")', "pass"),
         ("linha que mudou trocada pelas iguais", "                        if x != y:\n", "                        if x == y:\n"),
         ("parcial compara todas as páginas", "todas = [p for p in todas if p in paginas]", "todas = todas"),
     ],
-    "book/_ext/razao_texto.py": [
+    "livro_ext/trava/razao_texto.py": [
         ("sem os rótulos das linhas (th)", '_CELULAS = {"td", "th"}', '_CELULAS = {"td"}'),
         ("o CSS entra no texto", '_PULA = {"script", "style", "template", "head"}', '_PULA = {"script", "template", "head"}'),
         ("dois widgets iguais, uma chave", "vistos[nome] = vistos.get(nome, 0) + 1", "vistos[nome] = 1"),
@@ -265,7 +265,7 @@ RAZAO = {
         ("stderr entra", 'if out.get("name") == "stdout" else None', "if True else None"),
         ("remove-output entra", 'TAGS_INVISIVEIS = {"remove-cell", "remove-output"}', 'TAGS_INVISIVEIS = {"remove-cell"}'),
     ],
-    "book/_ext/rapido.py": [
+    "livro_ext/trava/rapido.py": [
         ("a trava rápida não compara nada", "linhas = razao.diferencas(razao.ler_lock(lock), nova, set(resultados))",
          "linhas = razao.diferencas(razao.ler_lock(lock), nova, set())"),
         ("a trava rápida esquece os problemas", 'return ["! " + p for p in problemas] + linhas', "return linhas"),

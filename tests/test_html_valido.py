@@ -1,14 +1,14 @@
 """HTML válido onde o Nu HTML checker reclamava (issue 49).
 
 - Nenhum <style> no corpo das páginas: o de reserva dos diagramas (livro.diagramas, para os
-  notebooks) sai do corpo no site (livro_ext.linhas), onde vale o diagramas.css do <head>.
+  notebooks) sai do corpo no site (livro_ext.tema.linhas), onde vale o diagramas.css do <head>.
 - O index.html da raiz redireciona em HTML completo, com o ícone do livro (sem ele o
   navegador pedia um /favicon.ico que não existe).
 """
 import re
 
 from livro import diagramas
-from livro_ext import linhas
+from livro_ext.tema import linhas
 
 
 def test_o_diagrama_ainda_leva_o_estilo_de_reserva_para_o_notebook():

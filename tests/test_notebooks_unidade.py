@@ -1,4 +1,4 @@
-"""O exportador de notebooks (`livro_ext.notebooks`, `notebooks_md`) em unidade, sem build.
+"""O exportador de notebooks (`livro_ext.notebooks.notebooks`, `notebooks_md`) em unidade, sem build.
 
 Um notebook "executado" de mentira (células, tags e o glue.json que o myst-nb grava) passa por
 `montar`: o notebook sai válido, sem sintaxe do livro, e o pacote que a célula de preparo
@@ -12,9 +12,9 @@ import sys
 import nbformat
 import pytest
 
-from livro_ext import navegador
-from livro_ext import notebooks as nbs
-from livro_ext.notebooks_md import Colados, Conversor
+from livro_ext.widgets import navegador
+from livro_ext.notebooks import notebooks as nbs
+from livro_ext.notebooks.notebooks_md import Colados, Conversor
 
 CODIGO = "from livro import brinquedo as b\nfrom livro.paginas import cola\ncola('V', str(b.V))\n"
 
@@ -111,7 +111,7 @@ def test_glue_que_falta_vira_aviso_e_marca(tmp_path):
     assert conv.markdown("[o bloco](bloco.md#a-soma)") == "[o bloco](https://x.io/book/bloco.html#a-soma)"
     assert conv.markdown("{glue:text}`V:>4`") == "  12"
     # o texto alternativo de uma imagem não fecha o link com ] nem escapa com \
-    from livro_ext.notebooks_md import texto_alternativo
+    from livro_ext.notebooks.notebooks_md import texto_alternativo
     assert texto_alternativo("a matriz [5 × 4] \\ X") == "a matriz 5 × 4  X"
 
 

@@ -1,8 +1,8 @@
-"""O service worker do livro e as versões dos módulos do worker (book/_ext/offline.py)."""
+"""O service worker do livro e as versões dos módulos do worker (livro_ext/widgets/offline.py)."""
 import json
 import re
 
-from livro_ext import offline
+from livro_ext.widgets import offline
 
 MANIFESTO = {"versao": "abc123def456", "mjs": {"url": "pyodide/pyodide.mjs"}}
 

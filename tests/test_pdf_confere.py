@@ -1,4 +1,4 @@
-"""A conferência dos números do PDF (`livro_ext.pdf_confere`) em unidade, sem build e sem PDF.
+"""A conferência dos números do PDF (`tests/pdf_confere.py`) em unidade, sem build e sem PDF.
 
 O texto "do PDF" aqui é montado com os valores de verdade do lock (as fórmulas em display e as
 tabelas de cada página), como o leitor os vê. Um dígito plantado numa fórmula ou numa célula
@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import RAIZ
 
-from livro_ext import pdf_confere as pc
+import pdf_confere as pc
 
 LOCK = json.loads((RAIZ / "book" / "numeros.lock.json").read_text(encoding="utf-8"))
 PAGINAS = sorted(p for p in (RAIZ / "book").glob("*.md") if "book/" + p.stem in LOCK)

@@ -6,7 +6,7 @@ HTML dos widgets e o erro); o HTML dos widgets é o de verdade (`livro.widgets.a
 import json
 
 from livro.widgets import api
-from livro_ext import rapido, razao
+from livro_ext.trava import rapido, razao
 
 
 def _lock(tmp_path, conteudo):
@@ -36,7 +36,7 @@ def test_comparar_poe_a_pagina_que_nao_rodou_na_frente(tmp_path):
 
 def test_saidas_escondidas_nao_entram_e_os_glue_delas_sim():
     """remove-cell e remove-output: o leitor não vê a saída (fora da razão); o glue, ele vê no texto."""
-    from livro_ext import razao_texto
+    from livro_ext.trava import razao_texto
 
     def celula(src, tags):
         return {"cell_type": "code", "source": src, "metadata": {"tags": tags}, "execution_count": 1,

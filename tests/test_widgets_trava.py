@@ -9,7 +9,7 @@ formatado de outro jeito (o formatador, o brinquedo e os widgets entram todos aq
 from conftest import RAIZ
 
 from livro.widgets import api
-from livro_ext import rapido, razao, razao_codigo, razao_texto
+from livro_ext.trava import rapido, razao, razao_codigo, razao_texto
 
 
 def estados_dos_widgets(raiz=RAIZ) -> tuple[dict, dict]:

@@ -1,4 +1,4 @@
-// A página de números: o filtro da tabela (diretiva {razao} de book/_ext/razao_pagina.py).
+// A página de números: o filtro da tabela (diretiva {razao} de livro_ext/trava/razao_pagina.py).
 (function () {
   var caixa = document.getElementById("razao-filtro");
   var linhas = document.querySelectorAll("#razao-tabela tbody tr");

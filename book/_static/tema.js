@@ -1,4 +1,4 @@
-// Ajustes do livro ao tema (book/_ext/tema.py carrega este arquivo com defer).
+// Ajustes do livro ao tema (livro_ext/tema/tema.py carrega este arquivo com defer).
 //
 // 1. Busca (Sphinx 7.4, searchtools.js): os trechos dos resultados saem sem o LaTeX cru
 //    das fórmulas, e acham a palavra mesmo digitada sem acento ("atencao" → "atenção").
@@ -9,7 +9,7 @@
 // 3. Rolagem de lado: equações, tabelas e figuras mais largas que a coluna rolam dentro
 //    de si (livro.css). Quem rola precisa ser alcançável pelo teclado (tabindex="0"). O
 //    pydata-sphinx-theme fazia isso com o código e as saídas, medindo tudo com o layout da
-//    página inteira forçado; book/_ext/tema.py tira essa medida dele, e ela é só daqui.
+//    página inteira forçado; livro_ext/tema/tema.py tira essa medida dele, e ela é só daqui.
 (() => {
   "use strict";
 
@@ -104,7 +104,7 @@
 
   // O placar (Scorer.score, o gancho do Sphinx): primeiro a página cujo título tem a palavra,
   // depois a que a entrega (a 1ª frase da linha "Entrega" da caixa do passo, ver
-  // book/_ext/busca.py), depois a que tem uma seção com ela no título (quanto mais curto o
+  // livro_ext/tema/busca.py), depois a que tem uma seção com ela no título (quanto mais curto o
   // título, mais perto).
   function prepararPlacar() {
     if (typeof Scorer === "undefined") return;

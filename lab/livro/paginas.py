@@ -2,7 +2,7 @@
 
 Nenhuma conta do modelo mora aqui: os números vêm de `brinquedo` (e dos outros
 módulos de lab/) e são formatados por `formato`. Toda página cola seus valores
-com `cola` (a trava de números, book/_ext/razao_codigo.py, procura por `cola(` no fonte).
+com `cola` (a trava de números, livro_ext/trava/razao_codigo.py, procura por `cola(` no fonte).
 """
 
 import math
@@ -48,7 +48,7 @@ CINZA = "#b0b0b0"
 LARANJA = "#ff7f0e"
 
 # As figuras cabem na coluna de um celular (358 px a 390 px de tela) sem encolher: a 100
-# px por polegada (o PNG do build, e o SVG do site no mesmo tamanho: book/_ext/figuras.py),
+# px por polegada (o PNG do build, e o SVG do site no mesmo tamanho: livro_ext/tema/figuras.py),
 # 3,45 polegadas dão uns 350 px já com as margens.
 LARGURA_CELULAR = 3.45
 

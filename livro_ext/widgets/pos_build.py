@@ -120,7 +120,7 @@ def escreve_roda(pasta: Path) -> Path:
     topo = sorted({nome.split("/")[0].removesuffix(".py") for _, nome in arquivos_da_roda()})
     arquivos += [
         (f"{di}/METADATA", f"Metadata-Version: 2.1\nName: {PACOTE}\nVersion: {VERSAO}\n".encode()),
-        (f"{di}/WHEEL", b"Wheel-Version: 1.0\nGenerator: book/_ext/pos_build.py\n"
+        (f"{di}/WHEEL", b"Wheel-Version: 1.0\nGenerator: livro_ext/widgets/pos_build.py\n"
                         b"Root-Is-Purelib: true\nTag: py3-none-any\n"),
         (f"{di}/top_level.txt", "".join(t + "\n" for t in topo).encode()),
     ]

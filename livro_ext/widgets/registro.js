@@ -1,4 +1,4 @@
-// O registro do service worker do livro (offline.js, na raiz do site; book/_ext/offline.py),
+// O registro do service worker do livro (offline.js, na raiz do site; livro_ext/widgets/offline.py),
 // embutido no <head> de toda página (widgets.py), sem os comentários. Depois do load, sem pressa;
 // então pede a ele que guarde esta página e o que ela carregou antes de ele existir.
 // LIVRO_WIDGETS = { offline: false } (testes) não registra.

@@ -1,4 +1,4 @@
-// O service worker do livro (o build o escreve como offline.js, na raiz do site; book/_ext/offline.py).
+// O service worker do livro (o build o escreve como offline.js, na raiz do site; livro_ext/widgets/offline.py).
 //
 // Guarda as páginas que o leitor abriu e o que o worker dos widgets busca pela rede (ele, os
 // módulos dele, o pyodide.mjs e o manifesto; o runtime em si o worker já guarda no Cache API):

@@ -1,4 +1,4 @@
-// O service worker do livro desligado (build com LIVRO_OFFLINE=0; book/_ext/offline.py): apaga o
+// O service worker do livro desligado (build com LIVRO_OFFLINE=0; livro_ext/widgets/offline.py): apaga o
 // que uma versão anterior guardou e se desregistra. As páginas deste build não registram nenhum.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (ev) => {

@@ -2,7 +2,7 @@
 // ainda vale para o Pyodide instalado. Ao trocar a versão do Pyodide (package.json), este teste
 // falha dizendo a versão e qual peça mudou, antes de o site quebrar no navegador.
 //
-// Roda offline, no Node, com o Pyodide de node_modules e a roda do livro (livro_ext.pos_build --roda).
+// Roda offline, no Node, com o Pyodide de node_modules e a roda do livro (livro_ext.widgets.pos_build --roda).
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -17,7 +17,7 @@ const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
 const PASTA = join(RAIZ, "node_modules", "pyodide");
 const INSTALADO = JSON.parse(readFileSync(join(PASTA, "package.json"), "utf8")).version;
-const MANIFESTO = JSON.parse(execFileSync(PYTHON, ["-m", "livro_ext.pos_build", "--manifesto"], { encoding: "utf8" }));
+const MANIFESTO = JSON.parse(execFileSync(PYTHON, ["-m", "livro_ext.widgets.pos_build", "--manifesto"], { encoding: "utf8" }));
 const PREPARO = `import importlib\nimportlib.import_module(${JSON.stringify(MANIFESTO.modulos.api)}).importar_todos()`;
 // Toda falha diz a versão: quem trocou o Pyodide sabe o que conferir.
 const mudou = (peca) => `a API privada do Pyodide ${INSTALADO} mudou (${peca}): confira ` +
@@ -29,7 +29,7 @@ let bytesRoda;
 before(() => {
   assert.ok(existsSync(PYTHON), `falta ${PYTHON}: rode \`make setup\``);
   roda = mkdtempSync(join(tmpdir(), "roda-privado-"));
-  const feitos = JSON.parse(execFileSync(PYTHON, ["-m", "livro_ext.pos_build", "--roda", roda], { encoding: "utf8" }));
+  const feitos = JSON.parse(execFileSync(PYTHON, ["-m", "livro_ext.widgets.pos_build", "--roda", roda], { encoding: "utf8" }));
   bytesRoda = new Uint8Array(readFileSync(feitos.roda)); // como no worker (um Buffer o Pyodide recusa)
 });
 

@@ -97,7 +97,7 @@ async function segundaPagina(compartilhado) {
     await pronto(b.pg, b.w);
     const m = await b.pg.evaluate(() => globalThis.livroWidgets.medidas);
     assert.equal(m.bytes.rede, 0, "a segunda página baixou o runtime de novo");
-    // com o runtime guardado, o worker parte do <head> (book/_ext/partida.js),
+    // com o runtime guardado, o worker parte do <head> (livro_ext/widgets/partida.js),
     // antes de o HTML acabar de ser lido; widgets.js só o adota
     const dcl = await b.pg.evaluate(() => performance.getEntriesByType("navigation")[0].domContentLoadedEventStart);
     assert.equal(m.partida, "head", "o worker da segunda página não partiu do <head>");

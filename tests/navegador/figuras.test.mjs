@@ -11,7 +11,7 @@
 // - na saída dos widgets o texto quebra: só tabelas rolam;
 // - (issue 49) nenhuma fórmula em destaque, tabela (do texto ou de widget) ou saída de código
 //   passa da coluna: as contas trabalhadas e toda coluna que o texto cita ficam à vista; uma
-//   linha de código que quebra recomeça no seu recuo (book/_ext/linhas.py), nunca na coluna 0.
+//   linha de código que quebra recomeça no seu recuo (livro_ext/tema/linhas.py), nunca na coluna 0.
 //   As seções de exercícios ficam de fora das fórmulas (outro trabalho as reescreve).
 // Mede com todas as seções desenhadas (sem content-visibility: longe da tela, uma seção ainda
 // sem desenho mediria zero).

@@ -1,7 +1,7 @@
 // Os widgets do livro, lado do navegador.
 //
 // Só liga os controles a um worker (worker.mjs) que roda o Python do livro no Pyodide,
-// aberto por livroAbrir (book/_ext/partida.js, no <head>) e, quando o navegador deixa,
+// aberto por livroAbrir (livro_ext/widgets/partida.js, no <head>) e, quando o navegador deixa,
 // compartilhado entre as páginas do livro: toda conta e todo número vêm de livro.widgets.api
 // (lab/livro/widgets/api.py), o mesmo arquivo que a diretiva {widget} chama no build. A página
 // já vem com os números do build; este arquivo só os troca quando o Python responde.
@@ -11,7 +11,7 @@
 //
 // Quando carregar: ao aparecer na tela (ou no primeiro uso); se o runtime já está no
 // cache do navegador (o leitor já viu outra página com widget), logo ao abrir a página,
-// porque aí não custa rede: o script do <head> (book/_ext/partida.js) já abre o worker
+// porque aí não custa rede: o script do <head> (livro_ext/widgets/partida.js) já abre o worker
 // enquanto o HTML chega, e este arquivo o adota. Com o worker compartilhado, o Python que a
 // página anterior carregou ainda está vivo: a página só espera os widgets dela aquecerem. A
 // carga mostra o progresso e só desiste quando a rede para (nenhum byte em `paradoMs`) ou
@@ -219,7 +219,7 @@ function mostrarProgresso(p) {
     `(${PCT.format(feito / p.total)}).` + (p.cache ? " Parte já estava guardada no navegador." : ""), "carregando");
 }
 
-// partida: o canal que o <head> já abriu (book/_ext/partida.js), com as mensagens que
+// partida: o canal que o <head> já abriu (livro_ext/widgets/partida.js), com as mensagens que
 // chegaram antes desta hora; null: nenhum, este arquivo abre um; undefined (a chamada de quem
 // vê o widget ou mexe nele): se o <head> tentou, espera a resposta dele antes.
 function iniciar(partida, opcoes) {
@@ -416,7 +416,7 @@ if (location.protocol === "file:") {
       else secoes.observe(a);
     }
   }
-  // Runtime já guardado por outra página: o <head> (book/_ext/partida.js) já abriu o worker,
+  // Runtime já guardado por outra página: o <head> (livro_ext/widgets/partida.js) já abriu o worker,
   // sem custar rede e fora da thread da página; aqui ele é adotado.
   if (globalThis.livroPartida) globalThis.livroPartida.then((p) => { if (p) iniciar(p); });
 }

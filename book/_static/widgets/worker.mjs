@@ -3,7 +3,7 @@
 // feitos no build pelo pyodide-build, já em bytecode), e responde aos pedidos da página
 // com a função responder_json do livro.
 //
-// Compartilhado entre as páginas (SharedWorker, aberto por book/_ext/partida.js com o nome
+// Compartilhado entre as páginas (SharedWorker, aberto por livro_ext/widgets/partida.js com o nome
 // da versão do site e `extendedLifetime`): o leitor passa para a página seguinte e o Python
 // já carregado continua vivo (o Chromium o guarda por alguns minutos sem página nenhuma), então
 // a segunda página só aquece os widgets dela. Sem SharedWorker, é um Worker comum, um por página.
@@ -13,7 +13,7 @@
 // Se a carga falha, o worker avisa quem espera e se fecha: a próxima página começa outro.
 //
 // O que ele busca está no manifesto (_static/pyodide/manifesto.json, escrito por
-// livro_ext.pos_build): nome, bytes e hash de cada arquivo. A carga foi feita para a rede de
+// livro_ext.widgets.pos_build): nome, bytes e hash de cada arquivo. A carga foi feita para a rede de
 // um celular:
 // - cada arquivo vai para o Cache API do navegador assim que chega inteiro; o .wasm e o
 //   pyodide.asm.js vêm em pedaços de gzip, então uma recarga continua do último pedaço

@@ -27,7 +27,7 @@ def url_lab(config=CONFIG, repo_url=None, ramo=None):
 
     Sem `repo_url`, o repositório e o ramo vêm do _config.yml do livro (é o que o .ipynb do
     repositório guarda). O build do site passa o repositório que o construiu (ver
-    book/_ext/livro.py): o notebook publicado num fork baixa os arquivos do fork.
+    livro_ext/livro.py): o notebook publicado num fork baixa os arquivos do fork.
     """
     texto = open(config, encoding="utf-8").read()
     bloco = texto.split("\nrepository:", 1)[1]
