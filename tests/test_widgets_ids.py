@@ -32,6 +32,10 @@ def test_id_e_chave_do_widget():
     assert api.id_do_widget("tokens") == "widget-tokens"
     assert api.id_do_widget("tokens", 2) == "widget-tokens-2"
     assert razao_texto.chave_do_widget("tokens", 2) == "widget:tokens-2"
+    # um exercício: o id troca o ":" por "-", a chave do lock guarda o nome
+    assert api.id_do_widget("exercicio:tokens-1") == "widget-exercicio-tokens-1"
+    assert razao_texto.chave_do_widget("exercicio:tokens-1") == "widget:exercicio:tokens-1"
+    assert razao_texto.chave_do_widget("exercicio:tokens-1", 2) == "widget:exercicio:tokens-1-2"
 
 
 def test_widgets_no_fonte_conta_por_nome():

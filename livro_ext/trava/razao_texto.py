@@ -174,12 +174,13 @@ def widgets_no_html(h: str) -> dict:
 
 def chave_do_widget(nome: str, vez: int = 1) -> str:
     """A chave de um widget na razão: `widget:NOME`, e `widget:NOME-2` para o 2º com o mesmo nome
-    na página: o id do widget (livro.widgets.api.id_do_widget) com `widget:` no lugar de `widget-`."""
+    na página: o sufixo é o do id (livro.widgets.api.id_do_widget); o nome fica como está (o id troca
+    o `:` de `exercicio:x` por `-`, a chave não: as do lock são `widget:exercicio:x`)."""
     # importado aqui: a trava rápida (--brinquedo) troca livro.brinquedo no kernel depois de
     # importar este módulo, e livro.widgets.api traz o brinquedo de verdade
     from livro.widgets.api import id_do_widget
 
-    return "widget:" + id_do_widget(nome, vez).removeprefix("widget-")
+    return f"widget:{nome}" + id_do_widget(nome, vez).removeprefix(id_do_widget(nome))
 
 
 def _latex(s: str) -> str:
