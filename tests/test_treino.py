@@ -75,7 +75,7 @@ def test_gradiente_igual_ao_do_torch(ids, pos_ln):
         assert set(meu) == set(pesos)
         for k in pesos:
             assert [len(meu[k]), len(meu[k][0])] == [len(pesos[k]), len(pesos[k][0])]
-        assert _dif_max(meu, G) <= 1e-10
+        assert _dif_max(meu, G) <= tr.LIMITE_TORCH
 
 
 def _corpora():
@@ -100,7 +100,7 @@ def test_gradiente_do_corpus_pela_arvore_igual_ao_do_torch(corpus, pos_ln):
     meu_L, meu_G = tr.gradiente_do_corpus(pesos, corpus, pos_ln)
     assert meu_L == pytest.approx(L.item(), abs=1e-12)
     assert tr.perda_do_corpus(pesos, corpus, pos_ln) == pytest.approx(meu_L, abs=1e-12)
-    assert _dif_max(meu_G, {k: P[k].grad.tolist() for k in P}) <= 1e-10
+    assert _dif_max(meu_G, {k: P[k].grad.tolist() for k in P}) <= tr.LIMITE_TORCH
 
 
 def test_arvore_do_corpus():
@@ -126,7 +126,7 @@ def test_diferencas_finitas_centrais():
     for nome in tr.NOMES:
         for _ in range(3):
             i, j = gerador.randrange(len(pesos[nome])), gerador.randrange(len(pesos[nome][0]))
-            assert tr.diferenca_finita(pesos, ids, nome, i, j) == pytest.approx(G[nome][i][j], abs=1e-8)
+            assert tr.diferenca_finita(pesos, ids, nome, i, j) == pytest.approx(G[nome][i][j], abs=tr.LIMITE_DF)
 
 
 def test_linha_sem_uso_tem_gradiente_zero():
@@ -165,6 +165,6 @@ def test_diferencas_finitas_da_pagina_longe_do_arredondamento():
     pesos, ids = tr.pesos_do_brinquedo(), b.codificar("o gato subiu no telhado")
     G = tr.gradiente(pesos, ids)
     for nome, i, j in [("W_U", 1, 6), ("W1", 0, 4), ("W_Q", 3, 1), ("E", 1, 2), ("P", 4, 0)]:
-        df = tr.diferenca_finita(pesos, ids, nome, i, j, passo=1e-5)
+        df = tr.diferenca_finita(pesos, ids, nome, i, j, passo=tr.PASSO_DF)
         assert _margem(G[nome][i][j], 5) > 1e-9 and _margem(df, 5) > 1e-9, nome
-        assert abs(df - G[nome][i][j]) < 1e-8
+        assert abs(df - G[nome][i][j]) < tr.LIMITE_DF

@@ -375,7 +375,11 @@ def soma_gradientes(G, H, peso=1.0):
     return {k: [[g + peso * h for g, h in zip(lg, lh)] for lg, lh in zip(G[k], H[k])] for k in G}
 
 
-def diferenca_finita(pesos, ids, nome, i, j, passo=1e-5, pos_ln=False):
+# Os limites que a página cita e os testes usam: a volta contra o torch e contra a diferença finita.
+LIMITE_TORCH, PASSO_DF, LIMITE_DF = 1e-10, 1e-5, 1e-8
+
+
+def diferenca_finita(pesos, ids, nome, i, j, passo=PASSO_DF, pos_ln=False):
     """(L(w + passo) − L(w − passo)) / (2·passo) no peso nome[i][j]: a conferência do gradiente."""
     original = pesos[nome][i][j]
     try:
