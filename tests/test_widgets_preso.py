@@ -77,3 +77,11 @@ def test_proximo_recomecar_de_um_campo_ruim_volta_ao_inicio():
     assert "erro" in api.responder({"widget": "proximo", "campos": ruim})
     r = api.responder({"widget": "proximo", "campos": ruim, "acao": "recomecar"})
     assert r == api.responder({"widget": "proximo"})
+
+
+def test_bloco_avancar_na_ultima_linha_fica_na_ultima():
+    ultimo = str(len(PASSOS_BLOCO))
+    r = _bloco({"passo": ultimo}, "avancar")
+    assert "erro" not in r, r
+    assert r["campos"]["passo"] == ultimo
+    assert _bloco({"passo": "1"}, "voltar")["campos"]["passo"] == "1"

@@ -101,9 +101,9 @@ def curva_svg(curva, teto):
             f'<line x1="{m}" y1="{piso:.1f}" x2="{L - m}" y2="{piso:.1f}" stroke="#999" '
             f'stroke-dasharray="3 3"/>'
             f'<polyline points="{pts}" fill="none" stroke="#1f77b4" stroke-width="1.5"/>'
-            f'<text x="{m + 2}" y="{m + 8}" font-size="9" fill="#555">{num(teto, 1)} nats</text>'
-            f'<text x="{L - m}" y="{piso - 3:.1f}" font-size="9" fill="#555" text-anchor="end">piso</text>'
-            f'<text x="{L - m}" y="{A - 1}" font-size="9" fill="#555" text-anchor="end">'
+            f'<text x="{m + 2}" y="{m + 8}" class="lw-rotulo">{num(teto, 1)} nats</text>'
+            f'<text x="{L - m}" y="{piso - 3:.1f}" class="lw-rotulo" text-anchor="end">piso</text>'
+            f'<text x="{L - m}" y="{A - 1}" class="lw-rotulo" text-anchor="end">'
             f'passo {inteiro(MAX_PASSOS)}</text></svg>')
 
 
