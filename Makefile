@@ -60,9 +60,13 @@ poppler:
 ## do formatador. Da trava, só a parte barata: o estado inicial de cada widget contra o lock
 ## (tests/test_widgets_trava.py). A trava rápida inteira é outro alvo (make trava-rapida); o make
 ## test a roda também.
+## Sem os testes `pesado` (kernels, Node, torch: o make test os roda); tests/test_treino_torch.py
+## nem é coletado (importar o torch já custa uns 2 s). O Python guarda o bytecode (__pycache__)
+## mesmo onde o ambiente pede que não: sem ele, cada rodada compila tudo de novo (uns 8 s).
+check: export PYTHONDONTWRITEBYTECODE =
 check: .venv/.pronto
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q -m "not build and not lento" --ignore=tests/lab tests
+	$(PY) -m pytest -q -m "not build and not lento and not pesado" --ignore=tests/lab --ignore=tests/test_treino_torch.py tests
 	$(PY) -m doctest lab/livro/formato.py
 
 ## A trava rápida: roda as páginas sem o Sphinx (o executor do myst-nb, um kernel novo por página,

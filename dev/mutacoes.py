@@ -67,7 +67,7 @@ RAPIDOS = {
 DOCTESTS = {"formato": "lab/livro/formato.py"}
 TRAVA = {"brinquedo": "rapida", "formato": "rapida", "widgets": "widgets"}
 AMOSTRA_CI = 3          # mutações por alvo no --ci (sempre as mesmas: a semente é o nome do alvo)
-MARCA = "not build and not lento"
+MARCA = "not build and not lento and not pesado"  # a do make check
 IGNORAR = shutil.ignore_patterns(".git", ".venv", ".venv-pyodide", "node_modules", "_build", "__pycache__",
                                  ".pytest_cache", ".ruff_cache", "*.ipynb", "pyodide", "mathjax")
 CONTRIBUINDO = RAIZ / "CONTRIBUINDO.md"

@@ -17,6 +17,7 @@ TOK = {t: i for i, t in enumerate(b.VOCAB)}
 
 # --- a GELU do GPT-2 contra a do PyTorch ----------------------------------------
 
+@pytest.mark.pesado  # importar o torch: uns 1,2 s
 def test_gelu_igual_a_do_pytorch():
     """A aproximação por tanh da GELU, a do GPT-2: a mesma do PyTorch em float64."""
     import torch  # em requirements.txt: sem ele, o teste falha (não pula)

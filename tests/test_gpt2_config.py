@@ -1,8 +1,12 @@
 """arquitetura.GPT2_SMALL é a configuração do GPT-2 small que as páginas e os widgets leem
 (importar transformers custaria segundos por página e não existe no Pyodide); aqui ela é
-conferida, campo a campo, contra a própria biblioteca."""
+conferida, campo a campo, contra a própria biblioteca (marca `pesado`: o transformers e o torch
+custam segundos; o make check pula)."""
+import pytest
 
 from livro import arquitetura as arq
+
+pytestmark = pytest.mark.pesado
 
 
 def test_igual_a_gpt2config():

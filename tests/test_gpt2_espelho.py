@@ -3,11 +3,14 @@ que carregaria o torch no build); tests/test_gpt2_config.py confere a cópia cam
 Aqui, o que a página usa além dela: o ε da LayerNorm (o mesmo do brinquedo)."""
 import os
 
+import pytest
+
 from livro import brinquedo as b
 
 RAIZ = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@pytest.mark.pesado  # importar o transformers: uns 0,9 s
 def test_eps_do_gpt2config():
     from transformers import GPT2Config
 

@@ -24,6 +24,7 @@ def _site(tmp_path, tex):
     return tmp_path
 
 
+@pytest.mark.pesado
 @pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
 def test_formulas_desenhadas_no_build(tmp_path):
     site = _site(tmp_path, r"\frac{a}{b} = \sqrt{\sigma^2 + \epsilon}")
@@ -38,6 +39,7 @@ def test_formulas_desenhadas_no_build(tmp_path):
     assert (site / "_static" / "matematica" / "woff-v2" / "MathJax_Main-Regular.woff").exists()
 
 
+@pytest.mark.pesado
 @pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
 @pytest.mark.parametrize("tex", [r"\naoexiste{x}", r"\frac{a}{b", r"x^{2"])
 def test_erro_de_tex_derruba_o_build(tmp_path, tex):
@@ -46,6 +48,7 @@ def test_erro_de_tex_derruba_o_build(tmp_path, tex):
         matematica.desenhar(site)
 
 
+@pytest.mark.pesado
 @pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
 def test_tex_fora_de_um_elemento_math_derruba_o_build(tmp_path):
     site = _site(tmp_path, "x")
@@ -150,6 +153,7 @@ def test_subconjunto_dos_icones_reprodutivel(build):
         assert TTFont(pasta / f"{nome}{icones.SUFIXO}")["head"].modified == original, nome
 
 
+@pytest.mark.pesado
 @pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
 def test_formulas_guardadas_so_chamam_o_node_para_a_pagina_que_mudou(tmp_path, monkeypatch):
     from livro_ext.execucao import guardado

@@ -144,6 +144,7 @@ def test_fecho_com_imports_relativos_e_dados(monkeypatch, tmp_path):
                         "livro/sub/a.py", "livro/sub/b.py"]
 
 
+@pytest.mark.pesado  # livro.gpt2.lab importa o torch: uns 1,3 s
 def test_o_colab_do_laboratorio_baixa_o_fecho_de_livro_gpt2_lab():
     from livro.gpt2 import lab as gl
 

@@ -14,6 +14,7 @@ import pytest
 
 from livro_ext.execucao import zigoto
 
+pytestmark = pytest.mark.pesado  # parte kernels: segundos cada; o make check pula
 pytest.importorskip("jupyter_client")
 from jupyter_client.manager import start_new_kernel  # noqa: E402
 
