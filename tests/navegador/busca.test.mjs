@@ -1,29 +1,17 @@
 // A busca (issue 49): a página sobre a palavra vem primeiro; os trechos mostram a palavra
 // buscada, nunca uma extensão de arquivo (a lista de downloads) nem "…" no lugar da fórmula;
 // a lupa do campo fica fora do texto digitado.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
-
-const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
+import { abrirSite, HTML } from "./servidor.mjs";
+import { bloquearRede } from "./chromium.mjs";
 
 let navegador, servidor, ctx;
-before(async () => {
-  assert.ok(existsSync(join(HTML, "search.html")), `site ausente em ${HTML}: rode \`make book\``);
-  servidor = await servir(HTML);
-  navegador = await launch();
+abrirSite(async (s) => {
+  ({ navegador, servidor } = s);
   ctx = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
   await bloquearRede(ctx);
-});
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar();
-});
+}, { arquivo: "search.html" });
 
 // Os resultados de uma consulta: [{ titulo, trecho }], na ordem da página.
 async function buscar(q) {

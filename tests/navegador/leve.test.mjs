@@ -8,29 +8,20 @@
 // - os ícones do tema aparecem (desenhados pelo subconjunto da fonte) e cada botão tem nome;
 // - abrir a busca pede o índice; "atencao" põe Máscaras e cabeças entre os 3 primeiros, e o
 //   trecho de cada resultado é a frase com a palavra.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
+import { readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { abrirSite, HTML } from "./servidor.mjs";
+import { bloquearRede } from "./chromium.mjs";
 import { pesar, ORCAMENTO_PAGINA } from "./peso.mjs";
 
-const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const COM_ORCAMENTO = ["index", "tokens", "embeddings", "qkv", "mascaras", "bloco", "saida", "proximo_token",
   "laboratorio"].map((p) => `book/${p}.html`);
 
 let navegador, servidor;
-before(async () => {
-  assert.ok(existsSync(join(HTML, "book", "index.html")), `site ausente em ${HTML}: rode \`make book\``);
-  servidor = await servir(HTML);
-  navegador = await launch();
-});
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar();
+abrirSite(async (s) => {
+  ({ navegador, servidor } = s);
 });
 
 function todasAsPaginas(pasta, lista = []) {

@@ -6,29 +6,18 @@
 //   na barra de endereço (hashchange) para cada outra entrada.
 // "No topo": o alto do título entre 0 e 140 px (abaixo do cabeçalho fixo do tema); a última
 // seção, curta, pode não subir até lá: vale o título visível com a página rolada até o fim.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
+import { abrirSite, HTML } from "./servidor.mjs";
+import { bloquearRede } from "./chromium.mjs";
 
-const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const PAGINAS = ["index", "tokens", "embeddings", "qkv", "mascaras", "bloco", "saida", "proximo_token",
   "por_que_bloco", "desde_2017", "escala", "laboratorio", "glossario"];
 const TOPO = 140;
 
 let navegador, servidor;
-before(async () => {
-  assert.ok(existsSync(join(HTML, "book", "index.html")), `site ausente em ${HTML}: rode \`make book\``);
-  servidor = await servir(HTML);
-  navegador = await launch();
-});
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar();
+abrirSite(async (s) => {
+  ({ navegador, servidor } = s);
 });
 
 // No navegador: espera a rolagem parar (dois quadros sem mudar) e diz onde está o título.

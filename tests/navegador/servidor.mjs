@@ -1,11 +1,36 @@
 // Um servidor estático mínimo para o site construído, só em 127.0.0.1 (testes e benchmark).
 // Tipos certos para .wasm e .mjs; `tipos` troca um tipo de propósito (o teste do tipo errado).
+import { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { dirname, extname, join, normalize, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { launch } from "./chromium.mjs";
 
 export { launch };
+
+// O site que os testes abrem: o do make book, ou LIVRO_HTML=pasta.
+export const HTML = resolve(process.env.LIVRO_HTML || join(dirname(fileURLToPath(import.meta.url)), "..", "..", "_build", "html"));
+
+// O site servido em 127.0.0.1 e um Chromium, abertos antes dos testes de um arquivo e fechados
+// depois. `pronto(s)` recebe { servidor, navegador } e prepara o que o arquivo precisar; o objeto
+// devolvido é o mesmo `s`. `arquivo`: o que tem de existir no site (senão, "rode make book").
+export function abrirSite(pronto = () => {}, { arquivo = join("book", "index.html") } = {}) {
+  const s = {};
+  before(async () => {
+    assert.ok(existsSync(join(HTML, arquivo)), `site ausente em ${HTML}: rode \`make book\``);
+    s.servidor = await servir(HTML);
+    s.navegador = await launch();
+    await pronto(s);
+  });
+  after(async () => {
+    await s.navegador?.close();
+    await s.servidor?.fechar();
+  });
+  return s;
+}
 
 const TIPOS = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
