@@ -26,3 +26,12 @@ def build():
     if not (BUILD / "jupyter_execute").is_dir() or not (BUILD / "html").is_dir():
         pytest.fail("Falta o build do livro: rode `make book` (o `make test` já roda).")
     return BUILD
+
+
+@pytest.fixture(scope="session")
+def pdf(build):
+    """O `_build/html/livro.pdf` que o `make pdf` (e o `make test`) faz."""
+    arquivo = build / "html" / "livro.pdf"
+    if not arquivo.exists():
+        pytest.fail("Falta o _build/html/livro.pdf: rode `make pdf` (o `make test` já roda).")
+    return arquivo

@@ -21,14 +21,6 @@ sem_poppler = pytest.mark.skipif(not shutil.which("pdftotext"), reason="falta o 
 
 
 @pytest.fixture(scope="session")
-def pdf(build):
-    arquivo = build / "html" / "livro.pdf"
-    if not arquivo.exists():
-        pytest.fail("Falta o _build/html/livro.pdf: rode `make pdf` (o `make test` já roda).")
-    return arquivo
-
-
-@pytest.fixture(scope="session")
 def capitulos(pdf, build):
     return pc.texto_dos_capitulos(pdf, build / "pdf")
 

@@ -14,14 +14,6 @@ pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="falta o p
 
 
 @pytest.fixture(scope="module")
-def pdf(build):
-    arquivo = build / "html" / "livro.pdf"
-    if not arquivo.exists():
-        pytest.fail("Falta o _build/html/livro.pdf: rode `make pdf` (o `make test` já roda).")
-    return arquivo
-
-
-@pytest.fixture(scope="module")
 def texto(pdf):
     return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True,
                           text=True, check=True).stdout
