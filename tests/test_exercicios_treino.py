@@ -141,3 +141,18 @@ def test_outras_versoes_variam_o_que_importa():
     assert len(taxas) >= 3
     v3 = [versao("treino-3", s) for s in SEMENTES]
     assert sum("a média" in erros(v) for v in v3) >= len(v3) // 2
+
+
+@pytest.mark.parametrize("id_", ["treino-1", "treino-2", "treino-3", "escala-1"])
+def test_a_tolerancia_e_a_do_enunciado_nem_mais_nem_menos(id_):
+    """Dentro da tolerância dita, certo; um pouco além dela (uma vez e um décimo), errado."""
+    v = versao(id_)
+
+    def desloca(f):
+        if v.tipo == "vetor":
+            return "[" + "; ".join(repr(x + f * v.tol) for x in v.resposta) + "]"
+        return repr(v.resposta * (1 + f * v.rel)) if v.rel else repr(v.resposta + f * v.tol)
+    for f in (0.9, -0.9):
+        assert conferir(v, desloca(f))[0] == "certo", (id_, f)
+    for f in (1.1, -1.1, 1.5):
+        assert conferir(v, desloca(f))[0] == "errado", (id_, f)
