@@ -16,7 +16,8 @@ Uma mutação "escapa" se nenhum juiz a nota; o script sai com 1 se alguma escap
 o pacote `livro` (lab/) e o `livro_ext` (livro_ext/) pelo PYTHONPATH, na frente dos instalados.
 
     python dev/mutacoes.py                      # todos os alvos, todos os juízes (meia hora ou mais)
-    python dev/mutacoes.py --alvo widgets       # um alvo (brinquedo, formato, widgets, notebooks, pdf, razao)
+    python dev/mutacoes.py --alvo widgets       # um alvo (brinquedo, formato, widgets, notebooks, pdf, razao,
+                                                #  treino, exercicios)
     python dev/mutacoes.py --so-testes          # sem a trava rápida
     python dev/mutacoes.py -k desenho           # só as mutações com "desenho" no nome
     python dev/mutacoes.py --ci                 # o make test: uma amostra fixa por alvo, só os testes do alvo
@@ -63,9 +64,11 @@ RAPIDOS = {
     "notebooks": ["test_notebooks_unidade.py", "test_notebooks.py"],
     "pdf": ["test_pdf_confere.py", "test_pdf.py"],
     "razao": ["test_razao.py", "test_widgets_trava.py", "test_rapido.py"],
+    "treino": ["test_treino.py", "test_treino_adam.py", "test_treino_widget.py", "test_exercicios_treino.py"],
+    "exercicios": ["test_exercicios.py", "test_exercicios_treino.py", "test_listas.py"],
 }
 DOCTESTS = {"formato": "lab/livro/formato.py"}
-TRAVA = {"brinquedo": "rapida", "formato": "rapida", "widgets": "widgets"}
+TRAVA = {"brinquedo": "rapida", "formato": "rapida", "widgets": "widgets", "treino": "widgets", "exercicios": "widgets"}
 AMOSTRA_CI = 3          # mutações por alvo no --ci (sempre as mesmas: a semente é o nome do alvo)
 MARCA = "not build and not lento and not pesado"  # a do make check
 IGNORAR = shutil.ignore_patterns(".git", ".venv", ".venv-pyodide", "node_modules", "_build", "__pycache__",
@@ -266,12 +269,20 @@ def roda_alvo(alvo: str, escolhidas: list, repo: Path, env: dict, a) -> dict:
     return placar
 
 
+def arquivos_do_alvo(alvo: str) -> str:
+    """Os arquivos do alvo na tabela: o nome (`campos.py`), ou a pasta e o nome quando dois
+    arquivos do alvo têm o mesmo nome (`livro/treino.py`, `widgets/treino.py`)."""
+    nomes = [Path(a).name for a in TABELAS[alvo]]
+    return ", ".join(f"`{'/'.join(Path(a).parts[-2:]) if nomes.count(Path(a).name) > 1 else Path(a).name}`"
+                     for a in TABELAS[alvo])
+
+
 def tabela_md(placares: dict) -> str:
     """A tabela do CONTRIBUINDO.md, das contagens de uma rodada completa."""
     linhas = ["| alvo | arquivos | mutações | os testes pegam | a trava pega (sozinha) | escapam |",
               "|---|---|---|---|---|---|"]
     for alvo, p in placares.items():
-        arquivos = ", ".join(f"`{Path(a).name}`" for a in TABELAS[alvo])
+        arquivos = arquivos_do_alvo(alvo)
         if not p["trava_rodou"]:
             trava = "sem trava"
         elif p["trava_sempre"]:
@@ -291,7 +302,7 @@ def escreve_tabela(placares: dict, arquivo: Path = CONTRIBUINDO) -> None:
     linhas = tabela_md({}).splitlines()
     for alvo in ALVOS:
         linhas.append(novas.get(alvo) or velhas.get(alvo) or
-                      f"| {alvo} | {', '.join(f'`{Path(a).name}`' for a in TABELAS[alvo])} | "
+                      f"| {alvo} | {arquivos_do_alvo(alvo)} | "
                       f"{len(mutacoes(alvo))} | não rodado | não rodado | não rodado |")
     arquivo.write_text(texto[:i] + "\n" + "\n".join(linhas) + "\n" + texto[f:], encoding="utf-8")
 

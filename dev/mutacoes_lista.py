@@ -272,5 +272,94 @@ RAZAO = {
     ],
 }
 
+
+# O treino (lab/livro/treino.py: a volta de cada etapa, Adam, o corpus e a árvore) e o widget dele.
+TREINO = {
+    "lab/livro/treino.py": [
+        ("volta da softmax: sem a soma da linha", "out.append([x * (y - s) for x, y in zip(a, da)])",
+         "out.append([x * y for x, y in zip(a, da)])"),
+        ("volta da LN: sem o termo de escala", "return [(g - mg - x * mgv) / s for g, x in zip(dv_chapeu, vc)]",
+         "return [(g - mg) / s for g, x in zip(dv_chapeu, vc)]"),
+        ("volta da LN: sem tirar a média", "return [(g - mg - x * mgv) / s for g, x in zip(dv_chapeu, vc)]",
+         "return [(g - x * mgv) / s for g, x in zip(dv_chapeu, vc)]"),
+        ("volta da GELU: 1 + K z² (sem o 3)", "(1 - t * t) * C * (1 + 3 * K * x * x))", "(1 - t * t) * C * (1 + K * x * x))"),
+        ("volta da GELU: 1 - t no lugar de 1 - t²", "0.5 * x * (1 - t * t) * C", "0.5 * x * (1 - t) * C"),
+        ("máscara: cada linha vê todas", "return [list(range(i + 1)) for i in range(n)]",
+         "return [list(range(n)) for i in range(n)]"),
+        ("atenção: escala 1/d_h na ida", "r = 1 / math.sqrt(b.d_h)", "r = 1 / b.d_h"),
+        ("atenção: a volta sem a escala", "r = 1 / math.sqrt(len(Qc[0]))", "r = 1.0"),
+        ("atenção: u sem a parte de V", "du = matmul_t(dQKV, [q + k + v for", "du = matmul_t(dQKV, [q + k + [0.0] * len(v) for"),
+        ("perda: dividida por n, não n − 1", "/ (n - 1) for j, pj in enumerate(linha)]", "/ n for j, pj in enumerate(linha)]"),
+        ("perda: o alvo é o próprio token", "(1.0 if j == ids[i + 1] else 0.0)", "(1.0 if j == ids[i] else 0.0)"),
+        ("embed: a repetição sobrescreve", "dE[t] = [e + x for e, x in zip(dE[t], dx)]", "dE[t] = list(dx)"),
+        ("pré-LN: a volta sem o atalho do MLP", 'dh = soma(dh, volta_LN(r["h"], ml["u2"], ln["h"]))',
+         'dh = volta_LN(r["h"], ml["u2"], ln["h"])'),
+        ("pós-LN: a volta sem o atalho do MLP", 'dh = soma(dy_soma, ml["u2"])', 'dh = ml["u2"]'),
+        ("Adam: sem a correção de m", "w - taxa * (m / c1) / (sqrt(v / c2) + eps)", "w - taxa * m / (sqrt(v / c2) + eps)"),
+        ("Adam: β₂ᵗ com β₁", "self.b2t *= self.beta2", "self.b2t *= self.beta1"),
+        ("Adam: v com |g| no lugar de g²", "a2 * g * g for v, g in", "a2 * abs(g) for v, g in"),
+        ("árvore: sem as vezes de cada frase", "a[ids[i + 1]] = a.get(ids[i + 1], 0) + vezes",
+         "a[ids[i + 1]] = a.get(ids[i + 1], 0) + 1"),
+        ("corpus: o gradiente sem o peso da linha", "dz = [[c * pj - a.get(j, 0.0)", "dz = [[pj - a.get(j, 0.0)"),
+        ("corpus: ␣muro três vezes", '("o gato subiu no muro.", 2)', '("o gato subiu no muro.", 3)'),
+        ("piso: cada frase conta uma vez", "conta[ids[i + 1]] = conta.get(ids[i + 1], 0) + vezes",
+         "conta[ids[i + 1]] = conta.get(ids[i + 1], 0) + 1"),
+    ],
+    "lab/livro/widgets/treino.py": [
+        ("a linha da página só depois do passo", "if passos >= PASSOS_PAGINA:", "if passos > PASSOS_PAGINA:"),
+        ("taxa 1 recusada", "if not 0 < taxa <= 1:", "if not 0 < taxa < 1:"),
+        ("recomeçar não recomeça", 'e["chave"] != chave or acao == "recomecar":', 'e["chave"] != chave:'),
+        ("pausar não pausa", '    elif acao == "pausar":\n        e["rodando"] = False', '    elif acao == "pausar":\n        pass'),
+        ("sempre pré-LN", '"treino": tr.Treino(taxa, pos_ln=arranjo == "pos"), "rodando": False}',
+         '"treino": tr.Treino(taxa), "rodando": False}'),
+        ("tabela fora de ordem", "for i in b.ranking(p, N_TABELA)]", "for i in range(N_TABELA)]"),
+        ("guarda treinos sem limite", "while len(_TREINOS) > MAX_TREINOS:", "while len(_TREINOS) > 100 * MAX_TREINOS:"),
+        ("passa do último passo", "while T.passos < MAX_PASSOS:", "while T.passos <= MAX_PASSOS:"),
+        ("desenho: curva de cabeça para baixo", "{A - m - (A - 2 * m) * min(v, teto) / teto:.1f}",
+         "{m + (A - 2 * m) * min(v, teto) / teto:.1f}"),
+        ("desenho: teto fixo em 1 nat", "teto = max(T.curva[0], 1.0)", "teto = 1.0"),
+        ("desenho: o piso fora do lugar", "piso = A - m - (A - 2 * m) * PISO / teto", "piso = A - m - (A - 2 * m) * PISO"),
+    ],
+}
+
+# Os exercícios conferidos (lab/livro/exercicios/): a leitura da resposta, a tolerância, o sorteio da
+# outra versão, os erros típicos e os gabaritos.
+EXERCICIOS = {
+    "lab/livro/exercicios/confere.py": [
+        ("leitura: vírgula apagada (0,605 vira 605)", 't = t.replace(",", ".")', 't = t.replace(",", "")'),
+        ("leitura: % sem dividir por 100", "return v / 100 if pct else v", "return v"),
+        ("leitura: ␣ não tirado do token", '.strip().replace(b.ESPACO, "").replace(" ", "")', '.strip().replace(" ", "")'),
+        ("leitura: NFD do agudo não composto", '"\\u0301": "agudo", ', ""),
+        ("leitura: menos tipográfico ignorado", '.replace("−", "-").replace("–", "-")', '.replace("–", "-")'),
+        ("leitura: ponto de milhar com grupos de 4", "len(g) == 3 and g.isdigit()", "len(g) == 4 and g.isdigit()"),
+        ("tolerância: o dobro aceito", "return abs(x - alvo) <= v.tol * (1 + 1e-9)", "return abs(x - alvo) <= 2 * v.tol"),
+        ("erro típico: só o primeiro conferido", "    for erro in v.erros:\n", "    for erro in v.erros[:1]:\n"),
+    ],
+    "lab/livro/exercicios/base.py": [
+        ("tolerância: uma casa a menos", "self.tol = 10.0 ** -casas", "self.tol = 10.0 ** -(casas - 1)"),
+        ("sorteio: nunca o último", "return a + self._prox() % (b_ - a + 1)", "return a + self._prox() % (b_ - a)"),
+        ("outra versão: pode repetir a do livro", "if v.erros and not na_borda(v) and v.enunciado != livro:",
+         "if v.erros and not na_borda(v):"),
+        ("borda: nunca na borda", "abs((r - int(r)) - 0.5) < 0.02", "abs((r - int(r)) - 0.5) < 0.0"),
+        ("erros: os que não se digitam ficam", "v.erros = [e for e in v.erros if conferir(v, v.texto(e.valor))[1] is e]",
+         "v.erros = list(v.erros)"),
+    ],
+    "lab/livro/exercicios/treino.py": [
+        ("treino-1: sempre a média", "div = n if media else 1", "div = n"),
+        ("treino-1: o alvo é o token da linha", 'n, p, alvo = len(ids) - 1, r["p"][i - 1], ids[i]',
+         'n, p, alvo = len(ids) - 1, r["p"][i - 1], ids[i - 1]'),
+        ("treino-1: outra versão sempre no alvo", "j = s.escolhe([alvo, alvo, rival, ids[i - 1]])", "j = alvo"),
+        ("treino-2: o passo a favor do gradiente", "return tr.softmax([zj - passo * gj for zj, gj in zip(z, g)])",
+         "return tr.softmax([zj + passo * gj for zj, gj in zip(z, g)])"),
+        ("treino-2: erro típico da média com n + 1", 'Erro("com a média", depois(eta / n)[alvo]',
+         'Erro("com a média", depois(eta / (n + 1))[alvo]'),
+        ("treino-3: a média no lugar da soma", 'resp = G["E"][t]', 'resp = [x / len(pos) for x in G["E"][t]]'),
+        ("treino-3: outra versão sem token repetido", "    elif repetidos:\n", "    elif False:\n"),
+    ],
+    "lab/livro/exercicios/saida.py": [
+        ("saida-3: a perda em bits", "resp = -math.log(p[alvo])", "resp = -math.log2(p[alvo])"),
+    ],
+}
+
 TABELAS = {"brinquedo": BRINQUEDO, "formato": FORMATO, "widgets": WIDGETS, "notebooks": NOTEBOOKS,
-           "pdf": PDF, "razao": RAZAO}
+           "pdf": PDF, "razao": RAZAO, "treino": TREINO, "exercicios": EXERCICIOS}

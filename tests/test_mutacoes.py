@@ -25,7 +25,7 @@ def test_cada_trecho_aparece_uma_vez_e_muda_algo():
 
 
 def test_pelo_menos_dez_mutacoes_por_alvo_e_as_que_o_issue_pede():
-    assert set(M.ALVOS) == {"brinquedo", "formato", "widgets", "notebooks", "pdf", "razao"}
+    assert set(M.ALVOS) == {"brinquedo", "formato", "widgets", "notebooks", "pdf", "razao", "treino", "exercicios"}
     for alvo in M.ALVOS:
         assert len(M.mutacoes(alvo)) >= 10, alvo
     desenho = [m for m in M.mutacoes("widgets") if m[1].startswith("desenho:")]
@@ -33,6 +33,16 @@ def test_pelo_menos_dez_mutacoes_por_alvo_e_as_que_o_issue_pede():
         {a.split("/")[-1] for a, *_ in desenho}
     assert any("mantissa" in m[1] for m in M.mutacoes("formato"))
     assert any("razao.py" in a for a, *_ in M.mutacoes("razao")) and any("rapido.py" in a for a, *_ in M.mutacoes("razao"))
+    # o treino: a volta (softmax, LN, GELU, atenção com a máscara), Adam, o corpus e o widget
+    treino = " ".join(m[1] for m in M.mutacoes("treino"))
+    for trecho in ("softmax", "LN", "GELU", "máscara", "Adam", "corpus", "piso"):
+        assert trecho in treino, trecho
+    assert {"treino.py"} == {a.split("/")[-1] for a, *_ in M.mutacoes("treino")} and \
+        any("widgets/treino.py" in a for a, *_ in M.mutacoes("treino"))
+    # os exercícios: a leitura, a tolerância, o sorteio, um erro típico e um gabarito
+    exercicios = " ".join(m[1] for m in M.mutacoes("exercicios"))
+    for trecho in ("leitura", "tolerância", "sorteio", "erro típico", "NFD", "%", "␣"):
+        assert trecho in exercicios, trecho
 
 
 def test_amostra_do_ci_e_fixa():
@@ -52,7 +62,9 @@ def test_tabela_do_contribuindo_saiu_do_script():
     for alvo, (arquivos, n) in escrita.items():
         assert n == len(M.mutacoes(alvo)), (f"{alvo}: a tabela do CONTRIBUINDO diz {n} mutações, o script tem "
                                             f"{len(M.mutacoes(alvo))}: rode `python dev/mutacoes.py --escreve`")
-        assert arquivos.strip() == ", ".join(f"`{a.split('/')[-1]}`" for a in M.TABELAS[alvo])
+        assert arquivos.strip() == M.arquivos_do_alvo(alvo)
+    assert M.arquivos_do_alvo("widgets").startswith("`campos.py`, `geracao.py`")
+    assert M.arquivos_do_alvo("treino") == "`livro/treino.py`, `widgets/treino.py`"
 
 
 def test_tabela_md_das_contagens():

@@ -1,5 +1,6 @@
 """O gradiente de `livro.treino` contra diferenças finitas, a árvore do corpus e as bordas
 (a comparação com o autograd do torch está em test_treino_torch.py)."""
+import math
 import random
 
 import pytest
@@ -73,3 +74,42 @@ def test_diferencas_finitas_da_pagina_longe_do_arredondamento():
         df = tr.diferenca_finita(pesos, ids, nome, i, j, passo=tr.PASSO_DF)
         assert _margem(G[nome][i][j], 5) > 1e-9 and _margem(df, 5) > 1e-9, nome
         assert abs(df - G[nome][i][j]) < tr.LIMITE_DF
+
+
+def test_diferencas_finitas_no_pos_ln_e_com_token_repetido():
+    """O pós-LN (a volta tem outro caminho) e um token que aparece duas vezes (a linha de E soma as
+    duas linhas de ∂L/∂x): a volta confere com a diferença finita."""
+    pesos, ids = tr.pesos_aleatorios(5), b.codificar("o gato no muro e no telhado")
+    t = ids[2]
+    assert ids.count(t) == 2
+    for pos_ln in (False, True):
+        G = tr.gradiente(pesos, ids, pos_ln)
+        gerador = random.Random(2)
+        pontos = [(nome, gerador.randrange(len(pesos[nome])), gerador.randrange(len(pesos[nome][0])))
+                  for nome in tr.NOMES for _ in range(2)] + [("E", t, c) for c in range(b.d)]
+        for nome, i, j in pontos:
+            df = tr.diferenca_finita(pesos, ids, nome, i, j, pos_ln=pos_ln)
+            assert df == pytest.approx(G[nome][i][j], abs=tr.LIMITE_DF), (pos_ln, nome, i, j)
+
+
+def test_gradiente_do_corpus_e_a_media_das_frases():
+    """A ida e a volta pela árvore de prefixos dão a média das frases, cada uma pesando pelas suas
+    linhas com alvo (e pelas vezes que aparece)."""
+    pesos, corpus = tr.pesos_aleatorios(4), tr.ids_do_corpus()
+    total = sum(v * (len(i) - 1) for i, v in corpus)
+    L, G = tr.gradiente_do_corpus(pesos, corpus)
+    assert L == pytest.approx(tr.perda_do_corpus(pesos, corpus), abs=1e-13)
+    esperado = tr.zeros_como(pesos)
+    for ids, vezes in corpus:
+        esperado = tr.soma_gradientes(esperado, tr.gradiente(pesos, ids), vezes * (len(ids) - 1) / total)
+    for nome in tr.NOMES:
+        for lg, le in zip(G[nome], esperado[nome]):
+            assert lg == pytest.approx(le, abs=1e-13), nome
+
+
+def test_piso_do_corpus_pelas_frequencias():
+    """O piso: só três começos têm mais de uma continuação ("o gato", "o gato subiu no", "o gato no")."""
+    contas = [[6, 2], [3, 2, 1], [1, 1]]
+    esperado = sum(c * -math.log(c / sum(cs)) for cs in contas for c in cs) / 52
+    assert tr.perda_minima() == pytest.approx(esperado, abs=1e-14)
+    assert tr.perda_minima([("o gato.", 3)]) == 0.0

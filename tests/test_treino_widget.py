@@ -107,3 +107,35 @@ def test_pedido_de_partida_sem_inst_nao_anda_o_treino_guardado():
     w.responder({"widget": "treino", "acao": "comecar"})      # sem inst, anda um treino novo
     assert w.responder({"widget": "treino"}) == primeira and passo_de(primeira) == 0
     assert all(T.passos == 0 for T in wt._FRESCOS.values())
+
+
+def test_a_linha_do_passo_da_pagina_aparece_no_proprio_passo(monkeypatch):
+    monkeypatch.setattr(wt, "PASSOS_PAGINA", 3)
+    monkeypatch.setattr(wt, "MS_POR_PEDIDO", 10 ** 9)
+    monkeypatch.setattr(wt, "MAX_PASSOS", 2)
+    assert "o da página" not in pede("t-p3a", "comecar")["html"]
+    monkeypatch.setattr(wt, "MAX_PASSOS", 3)
+    r = pede("t-p3b", "comecar")
+    T = tr.treinar(3, tr.TAXA)
+    assert passo_de(r) == 3 and f"No passo 3, o da página: perda {num(T.curva[3])} nats." in r["html"]
+
+
+def test_a_norma_escolhida_e_a_do_treino_e_a_taxa_1_vale():
+    pos, pre = tr.Treino(tr.TAXA, pos_ln=True), tr.Treino(tr.TAXA)
+    assert num(pos.perda_agora()) != num(pre.perda_agora())
+    assert f"perda {num(pos.perda_agora())} nats" in pede("t-pos", None, arranjo="pos")["html"]
+    html = pede("t-pre", None, arranjo="pre")["html"]
+    assert f"perda {num(pre.perda_agora())} nats" in html
+    assert pre.curva[0] > 1 and f">{num(pre.curva[0], 1)} nats</text>" in html   # o teto do gráfico: a perda do começo
+    assert passo_de(pede("t-taxa1", None, taxa="1")) == 0
+
+
+def test_a_curva_desenhada_cai_de_cima_para_baixo():
+    """Em y, o teto fica em cima (y = 4) e zero embaixo (y = 116); em x, o passo MAX_PASSOS fica na borda direita."""
+    svg = wt.curva_svg([2.0, 1.0, 0.0], 2.0)
+    x1, x2 = 4 + 292 / wt.MAX_PASSOS, 4 + 2 * 292 / wt.MAX_PASSOS
+    assert f'points="4.0,4.0 {x1:.1f},60.0 {x2:.1f},116.0"' in svg
+    piso = 116 - 112 * wt.PISO / 2.0
+    assert f'y1="{piso:.1f}"' in svg and ">2,0 nats</text>" in svg
+    teto = wt.curva_svg([5.0, 9.0], 5.0)          # acima do teto, a curva fica no teto
+    assert 'points="4.0,4.0 ' + f'{x1:.1f},4.0"' in teto

@@ -105,6 +105,34 @@ test("digitar, conferir pelo teclado, diagnóstico, entrada hostil, outra versã
   await pg.close();
 });
 
+test("a página do treino: livro.exercicios.treino roda no Pyodide (certo, erro típico, outra versão)", async () => {
+  const r = JSON.parse(execFileSync(PYTHON, ["-c", [
+    "import json; from livro.exercicios import versao",
+    "v = versao('treino-1'); e = [x for x in v.erros if x.nome == 'sinal trocado'][0]",
+    "w = versao('treino-3')",
+    "print(json.dumps({'certo': v.resposta_txt, 'erro': v.texto(e.valor), 'vetor': w.resposta_txt}))"].join("\n")],
+  { encoding: "utf8" }));
+  const { pg, erros } = await abrir("book/treino.html");
+  const w = pg.locator('[data-exercicio="treino-1"]');
+  await pronto(pg, w);
+  let v = await responde(pg, w, r.erro);
+  assert.equal(await v.getAttribute("data-veredito"), "errado");
+  assert.match(await v.textContent(), /sinal trocado/);
+  v = await responde(pg, w, r.certo.replace("-", "−"));
+  assert.equal(await v.getAttribute("data-veredito"), "certo");
+  // o vetor de treino-3 e uma outra versão, que refaz a ida e a volta no navegador
+  const w3 = pg.locator('[data-exercicio="treino-3"]');
+  await pronto(pg, w3);
+  v = await responde(pg, w3, r.vetor);
+  assert.equal(await v.getAttribute("data-veredito"), "certo");
+  const enunciado = await w3.locator(".lx-enunciado").textContent();
+  await w3.locator('button[data-acao="outra"]').click();
+  await pg.waitForFunction(([el, t]) => el.textContent !== t && /∂L\/∂E/.test(el.textContent),
+    [await w3.locator(".lx-enunciado").elementHandle(), enunciado], { timeout: 20_000 });
+  assert.deepEqual(erros.filter((e) => !DO_TEMA.some((x) => x.test(e))), []);
+  await pg.close();
+});
+
 test("a abertura resume o progresso deste aparelho", async () => {
   const { pg } = await abrir("book/index.html");
   await pg.evaluate(() => localStorage.setItem("livro-exercicios-v1", JSON.stringify({ "tokens-1": 1, "saida-2": 1 })));

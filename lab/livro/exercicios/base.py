@@ -7,7 +7,8 @@ EXERCICIOS = {}  # id -> Exercicio, na ordem em que as páginas os mostram
 PAGINAS = {"tokens": "Passo 1: tokens", "embeddings": "Passo 2: embeddings", "qkv": "Passo 3: Q, K, V",
            "mascaras": "Passo 4: máscaras", "bloco": "Passo 5: o bloco", "saida": "Passo 6: a saída",
            "proximo_token": "Passo 7: o próximo token", "por_que_bloco": "Por que o bloco é assim",
-           "desde_2017": "Desde 2017", "escala": "Escala", "laboratorio": "Laboratório"}
+           "desde_2017": "Desde 2017", "escala": "Escala", "laboratorio": "Laboratório",
+           "treino": "De onde vêm os pesos"}
 TENTATIVAS = 80
 
 
