@@ -12,7 +12,9 @@
 // - (issue 49) nenhuma fórmula em destaque, tabela (do texto ou de widget) ou saída de código
 //   passa da coluna: as contas trabalhadas e toda coluna que o texto cita ficam à vista; uma
 //   linha de código que quebra recomeça no seu recuo (livro_ext/tema/linhas.py), nunca na coluna 0.
-//   As seções de exercícios ficam de fora das fórmulas (outro trabalho as reescreve).
+//   Vale também dentro dos exercícios: antes de medir, o teste abre cada resposta (os dropdowns
+//   <details> e as caixas :class: dropdown do sphinx-togglebutton, pelo botão, como o leitor), e
+//   uma fórmula em destaque que fique sem largura (ainda fechada, não medida) é um problema.
 // Mede com todas as seções desenhadas (sem content-visibility: longe da tela, uma seção ainda
 // sem desenho mediria zero).
 // Fotos em LIVRO_FOTOS=pasta (sufixos 390-claro e 390-escuro).
@@ -119,7 +121,7 @@ function medir(semEncolher) {
   // 5. Fórmulas em destaque, tabelas e saídas de código cabem na coluna (nada rola de lado).
   const trecho = (el) => (el.querySelector("mjx-assistive-mml")?.textContent || el.textContent).replace(/\s+/g, " ").trim().slice(0, 50);
   for (const m of artigo.querySelectorAll('mjx-container[display="true"]')) {
-    if (m.closest("section[id^='exercicios']")) continue;
+    if (!m.getBoundingClientRect().width) { problemas.push(`fórmula «${trecho(m)}» escondida: não foi medida`); continue; }
     if (m.scrollWidth > m.clientWidth + 1) problemas.push(`fórmula «${trecho(m)}» passa da coluna (${m.scrollWidth} > ${m.clientWidth} px)`);
   }
   for (const t of artigo.querySelectorAll("table")) {
@@ -146,6 +148,16 @@ function medir(semEncolher) {
   return problemas;
 }
 
+// Abre toda resposta escondida do artigo, como o leitor: <details> (:::{dropdown}) e as caixas
+// :class: dropdown (o sphinx-togglebutton as esconde com .toggle-hidden; o botão as abre).
+// Devolve quantas ficaram fechadas (deve ser 0).
+function abrirRespostas() {
+  const artigo = document.querySelector("article.bd-article");
+  for (const d of artigo.querySelectorAll("details")) d.open = true;
+  for (const b of artigo.querySelectorAll(".toggle-hidden > .admonition-title button.toggle-button, button.toggle-button.toggle-button-hidden")) b.click();
+  return artigo.querySelectorAll("details:not([open]), .toggle-hidden").length;
+}
+
 for (const escuro of [false, true]) {
   const modo = escuro ? "escuro" : "claro";
   test(`390 px, modo ${modo}: figuras na coluna, nenhuma máscara sobre o conteúdo`, async () => {
@@ -158,6 +170,7 @@ for (const escuro of [false, true]) {
     for (const nome of PAGINAS) {
       const pg = await ctx.newPage();
       await pg.goto(`${servidor.url}book/${nome}.html`, { waitUntil: "load" });
+      assert.equal(await pg.evaluate(abrirRespostas), 0, `${nome}: alguma resposta ficou fechada`);
       await pg.evaluate(async () => {
         if (window.MathJax?.startup?.promise) await window.MathJax.startup.promise;
         await Promise.all([...document.images].map((i) => i.complete ? null : new Promise((ok) => { i.onload = i.onerror = ok; })));
