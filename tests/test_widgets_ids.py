@@ -1,7 +1,7 @@
 """O id de cada widget na página sai de um lugar só: livro.widgets.api.id_do_widget.
 
 A diretiva do build (livro_ext/widgets/widgets.py), a trava rápida (livro_ext/trava/rapido.py) e
-dev/mutacoes.py contam os widgets da página do mesmo jeito (por nome) e chamam essa função.
+a razão contam os widgets da página por nome numa função só (livro_ext.widgets.vezes) e chamam essa.
 """
 import re
 
@@ -10,7 +10,7 @@ from docutils.parsers.rst import directives
 
 from livro.widgets import api
 from livro_ext.trava import razao_codigo, razao_texto
-from livro_ext.widgets import CLASSE_WIDGET
+from livro_ext.widgets import CLASSE_WIDGET, vezes
 from livro_ext.widgets.widgets import WidgetDirective
 
 from conftest import RAIZ
@@ -36,6 +36,14 @@ def test_id_e_chave_do_widget():
     assert api.id_do_widget("exercicio:tokens-1") == "widget-exercicio-tokens-1"
     assert razao_texto.chave_do_widget("exercicio:tokens-1") == "widget:exercicio:tokens-1"
     assert razao_texto.chave_do_widget("exercicio:tokens-1", 2) == "widget:exercicio:tokens-1-2"
+
+
+def test_a_vez_de_cada_widget_conta_so_o_mesmo_nome():
+    assert vezes(["tokens", "embeddings", "tokens", "tokens", "embeddings"]) == [1, 1, 2, 3, 2]
+    # a contagem mora só em livro_ext.widgets.vezes
+    contam = [arq.relative_to(RAIZ).as_posix() for arq in sorted((RAIZ / "livro_ext").rglob("*.py"))
+              if re.search(r"vistos\[nome\] = vistos\.get\(nome, 0\) \+ 1|\.count\(nome\)", arq.read_text(encoding="utf-8"))]
+    assert contam == ["livro_ext/widgets/__init__.py"]
 
 
 def test_widgets_no_fonte_conta_por_nome():
