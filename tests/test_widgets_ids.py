@@ -110,3 +110,15 @@ def test_a_classe_e_a_chave_do_widget_saem_do_html_e_do_id_de_api():
         for vez in (1, 2, 3):
             assert razao_texto.chave_do_widget(nome, vez) == api.id_do_widget(nome, vez).replace("widget-", "widget:", 1)
     assert razao_texto.chave_do_widget("tokens", 2) == "widget:tokens-2"
+
+
+def test_o_css_usa_a_classe_de_livro_widgets_e_o_js_acha_os_widgets_pelo_data_widget():
+    """A classe do contêiner mora em livro.widgets.CLASSE (o HTML e o build a importam). O CSS não
+    tem como importá-la: toda classe terminada em "widget" nos CSS de book/_static tem de ser ela.
+    O JavaScript nem a cita: acha os widgets por [data-widget], que só o contêiner tem."""
+    classes = {c for css in sorted((RAIZ / "book" / "_static").rglob("*.css"))
+               for c in re.findall(r"\.([\w-]*widget)\b", css.read_text(encoding="utf-8"))}
+    assert classes == {CLASSE_WIDGET}
+    citam = [arq.relative_to(RAIZ).as_posix() for pasta in ("book/_static", "livro_ext")
+             for arq in sorted((RAIZ / pasta).rglob("*.*js")) if CLASSE_WIDGET in arq.read_text(encoding="utf-8")]
+    assert citam == []

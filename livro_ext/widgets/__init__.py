@@ -3,9 +3,9 @@ recebe (navegador, STDLIB_WIDGETS.txt) e o runtime copiado no fim do build (pos_
 Importa de execucao.
 """
 
-# a classe do contêiner de todo widget (o HTML sai de livro.widgets.api.widget_html); a trava,
-# a diretiva e o PDF acham os widgets por ela
-CLASSE_WIDGET = "livro-widget"
+# a classe do contêiner de todo widget (livro.widgets.CLASSE, a única fonte); a trava, a diretiva
+# e o PDF acham os widgets por ela
+from livro.widgets import CLASSE as CLASSE_WIDGET  # noqa: F401
 
 
 def vezes(nomes: list[str]) -> list[int]:
