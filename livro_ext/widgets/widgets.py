@@ -91,4 +91,3 @@ def setup(app):
     app.add_directive("widget", WidgetDirective)
     app.connect("html-page-context", _por_pagina)
     app.connect("build-finished", pos_build.ao_fim_do_build)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
