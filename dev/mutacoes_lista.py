@@ -247,7 +247,7 @@ PDF = {"tests/pdf_confere.py": [
      "if x1 > w - MARGEM_PT + folga:"),
 ]}
 
-# A comparação com o lock (livro_ext/trava/razao.py, razao_texto.py e rapido.py).
+# A comparação com o lock (livro_ext/trava/razao.py, razao_texto.py e rapido.py; a vez dos widgets).
 RAZAO = {
     "livro_ext/trava/razao.py": [
         ("número mudado não aparece", "elif a[chave] != b[chave]:", "elif False:"),
@@ -259,11 +259,15 @@ RAZAO = {
     "livro_ext/trava/razao_texto.py": [
         ("sem os rótulos das linhas (th)", '_CELULAS = {"td", "th"}', '_CELULAS = {"td"}'),
         ("o CSS entra no texto", '_PULA = {"script", "style", "template", "head"}', '_PULA = {"script", "template", "head"}'),
-        ("dois widgets iguais, uma chave", "vistos[nome] = vistos.get(nome, 0) + 1", "vistos[nome] = 1"),
         ("floats com 17 dígitos", 'format(float(m.group()), ".12g")', 'format(float(m.group()), ".17g")'),
         ("resíduo só abaixo de 10⁻¹⁶", "LIMITE_RESIDUO = 1e-12", "LIMITE_RESIDUO = 1e-16"),
         ("stderr entra", 'if out.get("name") == "stdout" else None', "if True else None"),
         ("remove-output entra", 'TAGS_INVISIVEIS = {"remove-cell", "remove-output"}', 'TAGS_INVISIVEIS = {"remove-cell"}'),
+    ],
+    # a vez de cada widget (o sufixo da chave), contada para a razão, a trava rápida e a diretiva
+    "livro_ext/widgets/__init__.py": [
+        ("dois widgets iguais, uma chave", "return [nomes[:i + 1].count(nome) for i, nome in enumerate(nomes)]",
+         "return [1 for nome in nomes]"),
     ],
     "livro_ext/trava/rapido.py": [
         ("a trava rápida não compara nada", "linhas = razao.diferencas(razao.ler_lock(lock), nova, set(resultados))",

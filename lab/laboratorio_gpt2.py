@@ -45,10 +45,8 @@ if importlib.util.find_spec("transformers") is None:
     subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", "transformers"])
 
 URL_LAB = "{{URL_LAB}}"
-ARQUIVOS = ("livro/__init__.py", "livro/arquitetura.py", "livro/dados.py", "livro/formato.py",
-            "livro/valores_curso.json", "livro/gpt2/__init__.py", "livro/gpt2/base.py",
-            "livro/gpt2/cabecas.py", "livro/gpt2/caminho.py", "livro/gpt2/contas.py",
-            "livro/gpt2/curso.py", "livro/gpt2/decodificacao.py", "livro/gpt2/lab.py")
+# os arquivos do laboratório que o Colab baixa (o gerador do .ipynb os copia de livro/gpt2/lab.py)
+ARQUIVOS = ("{{ARQUIVOS}}",)
 # O pacote do livro: instalado (o `make` do repositório), na pasta lab/ ou, no Colab, baixado
 # para uma pasta livro/ ao lado do notebook (a pasta do notebook é importável).
 if importlib.util.find_spec("livro") is None:

@@ -54,7 +54,8 @@ def no_config(app, config):
 
 
 def setup(app):
-    # cada peça é um módulo do pacote com setup(app)
+    # cada peça é um módulo do pacote com setup(app) (o que ele devolve não conta: só este setup
+    # diz ao Sphinx que o livro lê e escreve em paralelo)
     from .tema import busca, exercicios, figuras, icones, matematica, referencias_ptbr, tema
     from .execucao import chave_cache, zigoto
     from .notebooks import notebooks

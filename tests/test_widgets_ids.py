@@ -1,7 +1,7 @@
 """O id de cada widget na página sai de um lugar só: livro.widgets.api.id_do_widget.
 
 A diretiva do build (livro_ext/widgets/widgets.py), a trava rápida (livro_ext/trava/rapido.py) e
-dev/mutacoes.py contam os widgets da página do mesmo jeito (por nome) e chamam essa função.
+a razão contam os widgets da página por nome numa função só (livro_ext.widgets.vezes) e chamam essa.
 """
 import re
 
@@ -10,7 +10,7 @@ from docutils.parsers.rst import directives
 
 from livro.widgets import api
 from livro_ext.trava import razao_codigo, razao_texto
-from livro_ext.widgets import CLASSE_WIDGET
+from livro_ext.widgets import CLASSE_WIDGET, vezes
 from livro_ext.widgets.widgets import WidgetDirective
 
 from conftest import RAIZ
@@ -36,6 +36,14 @@ def test_id_e_chave_do_widget():
     assert api.id_do_widget("exercicio:tokens-1") == "widget-exercicio-tokens-1"
     assert razao_texto.chave_do_widget("exercicio:tokens-1") == "widget:exercicio:tokens-1"
     assert razao_texto.chave_do_widget("exercicio:tokens-1", 2) == "widget:exercicio:tokens-1-2"
+
+
+def test_a_vez_de_cada_widget_conta_so_o_mesmo_nome():
+    assert vezes(["tokens", "embeddings", "tokens", "tokens", "embeddings"]) == [1, 1, 2, 3, 2]
+    # a contagem mora só em livro_ext.widgets.vezes
+    contam = [arq.relative_to(RAIZ).as_posix() for arq in sorted((RAIZ / "livro_ext").rglob("*.py"))
+              if re.search(r"vistos\[nome\] = vistos\.get\(nome, 0\) \+ 1|\.count\(nome\)", arq.read_text(encoding="utf-8"))]
+    assert contam == ["livro_ext/widgets/__init__.py"]
 
 
 def test_widgets_no_fonte_conta_por_nome():
@@ -102,3 +110,15 @@ def test_a_classe_e_a_chave_do_widget_saem_do_html_e_do_id_de_api():
         for vez in (1, 2, 3):
             assert razao_texto.chave_do_widget(nome, vez) == api.id_do_widget(nome, vez).replace("widget-", "widget:", 1)
     assert razao_texto.chave_do_widget("tokens", 2) == "widget:tokens-2"
+
+
+def test_o_css_usa_a_classe_de_livro_widgets_e_o_js_acha_os_widgets_pelo_data_widget():
+    """A classe do contêiner mora em livro.widgets.CLASSE (o HTML e o build a importam). O CSS não
+    tem como importá-la: toda classe terminada em "widget" nos CSS de book/_static tem de ser ela.
+    O JavaScript nem a cita: acha os widgets por [data-widget], que só o contêiner tem."""
+    classes = {c for css in sorted((RAIZ / "book" / "_static").rglob("*.css"))
+               for c in re.findall(r"\.([\w-]*widget)\b", css.read_text(encoding="utf-8"))}
+    assert classes == {CLASSE_WIDGET}
+    citam = [arq.relative_to(RAIZ).as_posix() for pasta in ("book/_static", "livro_ext")
+             for arq in sorted((RAIZ / pasta).rglob("*.*js")) if CLASSE_WIDGET in arq.read_text(encoding="utf-8")]
+    assert citam == []

@@ -64,7 +64,7 @@
   // senão, o primeiro com alguma. Menus, botões e a lista de downloads (.ipynb, .pdf) não contam.
   function fraseCom(raiz, chaves, consulta = "") {
     raiz.querySelectorAll(".headerlink, script, style, nav, .lv-diagrama, svg, .toctree-wrapper, .cell_input, .passo, " +
-      ".bd-header-article, .header-article-items, .dropdown-menu, button, .livro-widget form")
+      ".bd-header-article, .header-article-items, .dropdown-menu, button, [data-widget] form")
       .forEach((el) => el.remove());
     raiz.querySelectorAll("mjx-container, .math, .MathJax").forEach((el) => {
       if (el.isConnected) el.replaceWith(raiz.ownerDocument.createTextNode(textoDaFormula(el)));
@@ -260,7 +260,7 @@
     new MutationObserver((registros) => {
       for (const r of registros) {
         const no = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
-        const w = no && no.closest(".livro-widget");
+        const w = no && no.closest("[data-widget]");
         if (w) mudados.add(w);
       }
       if (!mudados.size) return;

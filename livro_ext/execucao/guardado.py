@@ -15,6 +15,7 @@ o CI parte de um clone novo, sem cache.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from pathlib import Path
@@ -56,7 +57,7 @@ def guardar(tipo: str, k: str, dados: bytes) -> None:
     if not ligado():
         return
     pasta = PASTA / f"livro-{tipo}"
-    try:
+    with contextlib.suppress(OSError):
         pasta.mkdir(parents=True, exist_ok=True)
         temp = pasta / f".{k}.{os.getpid()}.tmp"
         temp.write_bytes(dados)
@@ -65,5 +66,3 @@ def guardar(tipo: str, k: str, dados: bytes) -> None:
                           key=lambda p: p.stat().st_mtime)
         for velho in arquivos[:-MAXIMO]:
             velho.unlink(missing_ok=True)
-    except OSError:
-        pass

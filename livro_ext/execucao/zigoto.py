@@ -24,6 +24,7 @@ exige a mesma razão dos dois: um kernel nascido do zigoto não pode mudar nenhu
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -178,10 +179,8 @@ def lancador(argv: list[str]):
         _kernel_de_sempre(argv)
 
     def repassa(sinal, _quadro):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, sinal)
-        except OSError:
-            pass
 
     for sinal in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
         signal.signal(sinal, repassa)
@@ -239,10 +238,8 @@ def _precarga():
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # como o ipykernel
     os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # como o jupyter_client põe no kernel
     for nome in PRECARGA:
-        try:
+        with contextlib.suppress(ImportError):
             importlib.import_module(nome)
-        except ImportError:
-            pass
 
 
 def servidor(caminho: str):
@@ -288,10 +285,8 @@ def servidor(caminho: str):
         except ChildProcessError:
             codigo = 1
         if avisa:
-            try:
+            with contextlib.suppress(OSError):
                 conn.sendall(f"fim {codigo}\n".encode())
-            except OSError:
-                pass
         conn.close()
 
     def _atende(conn):
@@ -352,10 +347,8 @@ def servidor(caminho: str):
                 elif tipo == "filho" and pid in filhos:
                     termina(pid)
                 elif tipo == "lancador" and pid in filhos and not filhos[pid][0].recv(1):
-                    try:                              # o lançador morreu: o kernel vai junto
+                    with contextlib.suppress(OSError):   # o lançador morreu: o kernel vai junto
                         os.kill(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
                     termina(pid, avisa=False)
             if dono:
                 try:
@@ -364,15 +357,11 @@ def servidor(caminho: str):
                     break
     finally:
         for pid in list(filhos):
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
             termina(pid, avisa=False)
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(caminho)
-        except OSError:
-            pass
         import resource
 
         eu = resource.getrusage(resource.RUSAGE_SELF)

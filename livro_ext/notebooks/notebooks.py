@@ -428,4 +428,3 @@ def setup(app):
     app.connect("html-page-context", na_pagina, priority=502)
     app.connect("build-finished", publica_notebooks_do_lab)
     app.connect("build-finished", alt_do_colab)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

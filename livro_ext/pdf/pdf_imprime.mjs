@@ -71,7 +71,7 @@ try {
   // O que é mais largo que a coluna encolhe (zoom) até caber: equações, tabelas, saídas, figuras.
   const encolhidos = await pagina.evaluate(() => {
     const lista = [];
-    const sel = "mjx-container[display='true'], table, .cell_output pre, div.highlight pre, figure, svg, .livro-widget, img";
+    const sel = "mjx-container[display='true'], table, .cell_output pre, div.highlight pre, figure, svg, [data-widget], img";
     for (const el of document.querySelectorAll(sel)) {
       const pai = el.parentElement;
       if (!pai) continue;

@@ -69,4 +69,3 @@ def no_fim(app, exc):
 
 def setup(app):
     app.connect("build-finished", no_fim)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

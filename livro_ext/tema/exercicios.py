@@ -50,4 +50,3 @@ def _pagina(app, pagename, templatename, context, doctree):
 def setup(app):
     app.add_directive("exercicios-resumo", ResumoDirective)
     app.connect("html-page-context", _pagina)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -111,4 +111,3 @@ def na_pagina(app, pagename, templatename, context, doctree):
 
 def setup(app):
     app.connect("html-page-context", na_pagina)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -217,4 +217,3 @@ def setup(app):
     pybtex.plugin.register_plugin("pybtex.backends", "plaintext", Backend, force=True)
     register_plugin("sphinxcontrib.bibtex.style.referencing", "ptbr_autor_ano", _estilo_citacao())
     app.connect("config-inited", _le_bib)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

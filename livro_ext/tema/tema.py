@@ -297,4 +297,3 @@ def setup(app):
     app.connect("build-finished", scripts_em_portugues)
     app.connect("build-finished", tabindex_so_no_livro)
     app.add_js_file("tema.js", loading_method="defer")
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

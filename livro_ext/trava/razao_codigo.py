@@ -5,6 +5,8 @@ import ast
 import re
 import warnings
 
+from ..widgets import vezes
+
 
 # ---------------------------------------------------------------------------
 # Onde cada chave é colada: uma leitura do código (sem executar nada)
@@ -368,11 +370,6 @@ WIDGET_MD = re.compile(r"^\s*(`{3,}|:{3,})\s*\{widget\}\s+(\S+)")
 def widgets_no_fonte(texto: str) -> list[tuple[int, str, int, str]]:
     """Cada ```{widget} nome``` do fonte de uma página, em ordem: (índice da linha, nome, vez, cerca);
     vez é 1 no primeiro widget com esse nome, 2 no segundo..."""
-    res, vistos = [], {}
-    for i, ln in enumerate(texto.splitlines()):
-        m = WIDGET_MD.match(ln)
-        if m:
-            nome = m.group(2)
-            vistos[nome] = vistos.get(nome, 0) + 1
-            res.append((i, nome, vistos[nome], m.group(1)))
-    return res
+    achados = [(i, m) for i, ln in enumerate(texto.splitlines()) if (m := WIDGET_MD.match(ln))]
+    nomes = [m.group(2) for _, m in achados]
+    return [(i, nome, vez, m.group(1)) for (i, m), nome, vez in zip(achados, nomes, vezes(nomes))]

@@ -224,4 +224,3 @@ def setup(app):
 
     app.add_directive("razao", RazaoDirective)
     app.connect("html-page-context", _por_pagina)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

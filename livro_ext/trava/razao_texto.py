@@ -13,7 +13,7 @@ import re
 import unicodedata
 from html.parser import HTMLParser
 
-from ..widgets import CLASSE_WIDGET
+from ..widgets import CLASSE_WIDGET, vezes
 from .razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
 
 FIGURA = "(figura)"
@@ -164,12 +164,9 @@ def widgets_no_html(h: str) -> dict:
     p = _TextoVisivel(CLASSE_WIDGET)
     p.feed(h)
     p.close()
-    itens, vistos = {}, {}
-    for n, (attrs, pedacos) in enumerate(p.pecas, 1):
-        nome = attrs.get("data-widget") or attrs.get("id") or str(n)
-        vistos[nome] = vistos.get(nome, 0) + 1
-        itens[chave_do_widget(nome, vistos[nome])] = _linhas_visiveis(pedacos)
-    return itens
+    nomes = [attrs.get("data-widget") or attrs.get("id") or str(n) for n, (attrs, _) in enumerate(p.pecas, 1)]
+    return {chave_do_widget(nome, vez): _linhas_visiveis(pedacos)
+            for nome, vez, (_, pedacos) in zip(nomes, vezes(nomes), p.pecas)}
 
 
 def chave_do_widget(nome: str, vez: int = 1) -> str:

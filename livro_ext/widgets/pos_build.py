@@ -15,8 +15,9 @@ O que copia ou gera em `_static/`:
     navegador, então uma recarga continua de onde parou, e nenhum servidor
     precisa saber o tipo `application/wasm` nem comprimir nada;
     os arquivos inteiros ficam ao lado, para navegadores sem `DecompressionStream`;
-  - a roda (wheel) do livro: a parte do pacote que os widgets importam, compilada para
-    bytecode pelo `pyodide py-compile` do pyodide-build e registrada num
+  - a roda (wheel) do livro: a parte do pacote que os widgets importam, construída pelo
+    setuptools (`pip wheel` sobre um pyproject mínimo), compilada para bytecode pelo
+    `pyodide py-compile` do pyodide-build, refeita pelo `wheel pack` (o RECORD dos .pyc) e registrada num
     `pyodide-lock.json` próprio pelo `pyodide lockfile add-wheels` (o lock só tem a roda
     do livro; o worker a instala com `loadPackage`, como qualquer pacote do Pyodide);
   - a biblioteca padrão só com os módulos que os widgets usam (a lista
@@ -35,12 +36,12 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
-from base64 import urlsafe_b64encode
 from pathlib import Path
 
 from ..execucao import guardado
@@ -59,7 +60,7 @@ PACOTE = "livro"
 VERSAO = "1.0.0"
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
 DATA = (2020, 1, 1, 0, 0, 0)  # a data de todo arquivo que escrevemos em zip (build reprodutível)
-EPOCA = 1577836800           # a mesma data, em segundos (SOURCE_DATE_EPOCH do py-compile)
+EPOCA = 1577836800           # a mesma data, em segundos (SOURCE_DATE_EPOCH da roda e do py-compile)
 
 
 def arquivos_da_roda():
@@ -74,13 +75,11 @@ def stdlib_widgets():
     return [s.strip() for s in linhas if s.strip() and not s.lstrip().startswith("#")]
 
 
-def _zip(destino: Path, arquivos, modo=zipfile.ZIP_STORED) -> Path:
-    """Escreve um zip com datas fixas; `arquivos`: pares (nome, bytes)."""
+def _zip(destino: Path, arquivos) -> Path:
+    """Escreve um zip sem compressão, com datas fixas; `arquivos`: pares (nome, bytes)."""
     with zipfile.ZipFile(destino, "w") as out:
         for nome, dados in arquivos:
-            info = zipfile.ZipInfo(nome, date_time=DATA)
-            info.compress_type = modo
-            out.writestr(info, dados, compresslevel=9 if modo == zipfile.ZIP_DEFLATED else None)
+            out.writestr(zipfile.ZipInfo(nome, date_time=DATA), dados)
     return destino
 
 
@@ -98,63 +97,72 @@ def stdlib_enxuta(destino: Path, origem: Path = PYODIDE / "python_stdlib.zip") -
         return _zip(destino, [(n, z.read(n)) for n in sorted(quero)])
 
 
-def _datas_fixas(caminho: Path) -> str:
-    """Regrava o zip `caminho` (um do py-compile, que põe a hora do build em cada arquivo) com a
-    data DATA, o mesmo conteúdo e a mesma compressão; devolve o sha256 novo."""
+def _datas_fixas(caminho: Path) -> None:
+    """Regrava o zip sem compressão `caminho` (o py-compile põe a hora do build em cada arquivo)
+    com a data DATA e o mesmo conteúdo."""
     with zipfile.ZipFile(caminho) as z:
-        modos = {i.compress_type for i in z.infolist()}
-        assert len(modos) == 1, f"{caminho.name}: arquivos com compressões diferentes"
         arquivos = [(n, z.read(n)) for n in z.namelist()]
-    _zip(caminho, arquivos, modos.pop())
-    return hashlib.sha256(caminho.read_bytes()).hexdigest()
-
-
-def _b64(dados: bytes) -> str:
-    return urlsafe_b64encode(hashlib.sha256(dados).digest()).rstrip(b"=").decode()
+    _zip(caminho, arquivos)
 
 
 def escreve_roda(pasta: Path) -> Path:
-    """A roda (wheel, py3-none-any) com o código-fonte da parte do livro que o navegador roda."""
-    di = f"{PACOTE}-{VERSAO}.dist-info"
-    arquivos = [(nome, origem.read_bytes()) for origem, nome in arquivos_da_roda()]
-    topo = sorted({nome.split("/")[0].removesuffix(".py") for _, nome in arquivos_da_roda()})
-    arquivos += [
-        (f"{di}/METADATA", f"Metadata-Version: 2.1\nName: {PACOTE}\nVersion: {VERSAO}\n".encode()),
-        (f"{di}/WHEEL", b"Wheel-Version: 1.0\nGenerator: livro_ext/widgets/pos_build.py\n"
-                        b"Root-Is-Purelib: true\nTag: py3-none-any\n"),
-        (f"{di}/top_level.txt", "".join(t + "\n" for t in topo).encode()),
-    ]
-    record = "".join(f"{n},sha256={_b64(d)},{len(d)}\n" for n, d in arquivos) + f"{di}/RECORD,,\n"
-    arquivos.append((f"{di}/RECORD", record.encode()))
-    return _zip(pasta / f"{PACOTE}-{VERSAO}-py3-none-any.whl", arquivos, zipfile.ZIP_DEFLATED)
+    """A roda (wheel) pura, py3-none-any, com o código-fonte do que o navegador roda: o setuptools
+    (`pip wheel`) sobre um pyproject mínimo desse subconjunto, em `pasta` (as fontes em `pasta/fonte`).
+    As datas dos arquivos saem de SOURCE_DATE_EPOCH."""
+    fonte = pasta / "fonte"
+    for origem, nome in arquivos_da_roda():
+        (fonte / nome).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(origem, fonte / nome)
+    nomes = [nome for _, nome in arquivos_da_roda()]
+    pacotes = sorted(n.removesuffix("/__init__.py").replace("/", ".") for n in nomes if n.endswith("/__init__.py"))
+    dados = {}
+    for n in nomes:
+        if not n.endswith(".py"):
+            dados.setdefault(n.rpartition("/")[0].replace("/", "."), []).append(n.rpartition("/")[2])
+    (fonte / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n'
+        f'[project]\nname = "{PACOTE}"\nversion = "{VERSAO}"\n'
+        f'[tool.setuptools]\npackages = {json.dumps(pacotes)}\n[tool.setuptools.package-data]\n'
+        + "".join(f"{json.dumps(p)} = {json.dumps(sorted(d))}\n" for p, d in sorted(dados.items())), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
+                        "--no-build-isolation", "--wheel-dir", pasta, fonte], capture_output=True, text=True,
+                       env=_ambiente())
+    if r.returncode:
+        raise SystemExit(f"pip wheel falhou na roda do livro:\n{r.stdout}{r.stderr}")
+    return next(pasta.glob("*.whl"))
 
 
-def _pyodide(*comandos):
-    """Roda comandos da CLI do pyodide-build (de .venv-pyodide) num processo só: cada partida
-    da CLI custa ~0,3 s de CPU. Cada comando é a lista de argumentos de um `pyodide ...`;
+def _ambiente() -> dict:
+    """SOURCE_DATE_EPOCH: o setuptools e o `wheel pack` datam com ela cada arquivo da roda, e o
+    py_compile do CPython escreve o hash da fonte no cabeçalho de cada .pyc, em vez da hora do
+    arquivo (que é a hora do build): o mesmo código, os mesmos bytes."""
+    return dict(os.environ, SOURCE_DATE_EPOCH=str(EPOCA))
+
+
+def _cli(*comandos):
+    """Roda comandos das CLIs `pyodide` (pyodide-build) e `wheel` de .venv-pyodide num processo
+    só: cada partida custa ~0,3 s de CPU. Cada comando é ("pyodide" ou "wheel", argumentos...);
     um que falha para tudo, com a mensagem dele."""
     if not PYODIDE_CLI.exists():
         raise SystemExit(f"Falta o pyodide-build ({PYODIDE_CLI.relative_to(RAIZ)}): rode `make setup` "
                          "(precisa de Python 3.13; o `make book` já faz isso).")
-    comandos = [[str(a) for a in c] for c in comandos]
     roteiro = ("import json, sys\n"
-               "from pyodide_cli.__main__ import main\n"
-               "for args in json.loads(sys.argv[1]):\n"
-               "    sys.argv = ['pyodide', *args]\n"
+               "from pyodide_cli.__main__ import main as pyodide\n"
+               "from wheel._commands import main as wheel\n"
+               "for prog, *args in json.loads(sys.argv[1]):\n"
+               "    sys.argv = [prog, *args]\n"
                "    try:\n"
-               "        main()\n"
+               "        r = {'pyodide': pyodide, 'wheel': wheel}[prog]()\n"
                "    except SystemExit as e:\n"
-               "        if e.code:\n"
-               "            print('comando:', ' '.join(args), file=sys.stderr)\n"
-               "            raise\n")
-    # SOURCE_DATE_EPOCH: o py_compile do CPython escreve então o hash da fonte no cabeçalho de
-    # cada .pyc, em vez da hora do arquivo (que é a hora do build): o mesmo código, os mesmos bytes.
-    amb = dict(os.environ, SOURCE_DATE_EPOCH=str(EPOCA))
+               "        r = e.code\n"
+               "    if r:\n"
+               "        sys.exit(f'comando: {prog} {\" \".join(args)}')\n")
     with tempfile.TemporaryDirectory() as tmp:   # um arquivo: o pyodide-build lê __main__.__file__
         script = Path(tmp) / "pyodide_varios.py"
         script.write_text(roteiro, encoding="utf-8")
-        r = subprocess.run([str(PYODIDE_CLI.parent / "python"), str(script), json.dumps(comandos)],
-                           capture_output=True, text=True, env=amb)
+        r = subprocess.run([str(PYODIDE_CLI.parent / "python"), str(script),
+                            json.dumps([[str(a) for a in c] for c in comandos])],
+                           capture_output=True, text=True, env=_ambiente())
     if r.returncode:
         raise SystemExit(f"a CLI do pyodide-build falhou:\n{r.stdout}{r.stderr}")
 
@@ -165,9 +173,8 @@ def _python_do_pyodide() -> str:
 
 def roda_e_lock(pasta: Path) -> dict:
     """Escreve em `pasta` a roda do livro compilada, o pyodide-lock.json com ela e a
-    biblioteca padrão enxuta compilada (zip sem compressão). Tudo pelo pyodide-build:
-    `lockfile add-wheels` registra a roda; `py-compile` compila a roda e reescreve o lock
-    (nome e sha256 novos) e compila a biblioteca padrão."""
+    biblioteca padrão enxuta compilada (zip sem compressão). A roda sai do setuptools
+    (`escreve_roda`), o pyodide-build a compila (`py-compile`) e a registra (`lockfile add-wheels`)."""
     pasta = Path(pasta)
     pasta.mkdir(parents=True, exist_ok=True)
     alvo = ".".join(_python_do_pyodide().split(".")[:2])
@@ -176,51 +183,62 @@ def roda_e_lock(pasta: Path) -> dict:
     if PYODIDE_CLI.exists() and r.stdout.strip() != alvo:
         raise SystemExit(f".venv-pyodide tem Python {r.stdout.strip()}, mas o Pyodide roda {alvo}: o bytecode "
                          "não serviria. Apague .venv-pyodide e rode `make setup`.")
-    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp_std:
+    info = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
+    base = json.dumps({"info": info, "packages": {}}).encode()
+    fontes = [(nome, origem.read_bytes()) for origem, nome in arquivos_da_roda()]
+    with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        roda = escreve_roda(tmp)
-        info = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
-        (tmp / "base.json").write_text(json.dumps({"info": info, "packages": {}}), encoding="utf-8")
-        zip_ = stdlib_enxuta(Path(tmp_std) / "python_stdlib.zip")
-        # A saída do pyodide-build guardada pelo hash da entrada (guardado.py): a mesma roda, a mesma
-        # biblioteca padrão e o mesmo pyodide-build dão os mesmos bytes; a partida dele custa ~1,3 s de CPU.
-        k = guardado.chave("pyodide-build", roda.read_bytes(), (tmp / "base.json").read_bytes(), zip_.read_bytes(),
-                           (RAIZ / "requirements-pyodide.txt").read_bytes(), alvo, Path(__file__).read_bytes(),
+        zip_ = stdlib_enxuta(tmp / "python_stdlib.zip")
+        # A saída guardada pelo hash da entrada (guardado.py): as mesmas fontes, a mesma biblioteca
+        # padrão e os mesmos construtores dão os mesmos bytes; construir custa ~3 s de CPU.
+        k = guardado.chave("pyodide-build", json.dumps([n for n, _ in fontes]), *(d for _, d in fontes), base,
+                           zip_.read_bytes(), (RAIZ / "requirements-pyodide.txt").read_bytes(),
+                           (RAIZ / "requirements.txt").read_bytes(), alvo, Path(__file__).read_bytes(),
                            Path(guardado.__file__).read_bytes())
-        partes = {n: guardado.ler("pyodide", f"{k}.{n}") for n in ("lock", "roda", "stdlib")}
-        if all(v is not None for v in partes.values()):
-            nome_roda = json.loads(partes["lock"])["packages"][PACOTE]["file_name"]
-            for n, nome in (("roda", nome_roda), ("lock", "pyodide-lock.json"), ("stdlib", "python_stdlib.zip")):
-                (tmp / nome).write_bytes(partes[n])
-            zip_ = tmp / "python_stdlib.zip"
-        else:
-            nome_roda = _compila(tmp, roda, zip_, k)
-        shutil.copy2(tmp / nome_roda, pasta / nome_roda)
-        shutil.copy2(tmp / "pyodide-lock.json", pasta / "pyodide-lock.json")
-        shutil.copy2(zip_, pasta / "python_stdlib.zip")
-    return {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json", "stdlib": pasta / "python_stdlib.zip"}
+        partes = {n: guardado.ler("pyodide", f"{k}.{n}") for n in ("roda", "stdlib", "lock")}
+        if None in partes.values():
+            partes = _compila(tmp, base, zip_)
+            for n, dados in partes.items():   # o lock por último: com ele, o resto está lá
+                guardado.guardar("pyodide", f"{k}.{n}", dados)
+    nome_roda = json.loads(partes["lock"])["packages"][PACOTE]["file_name"]
+    feitos = {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json", "stdlib": pasta / "python_stdlib.zip"}
+    for n, arq in feitos.items():
+        arq.write_bytes(partes[n])
+    return feitos
 
 
-def _compila(tmp: Path, roda: Path, zip_: Path, k: str) -> str:
-    """O pyodide-build em `tmp`: registra a roda num lock, compila a roda e a biblioteca padrão
-    `zip_` (no lugar), fixa as datas e guarda as três saídas com a chave `k`; devolve o nome da roda."""
-    _pyodide(["lockfile", "add-wheels", "--input", tmp / "base.json", "--output", tmp / "pyodide-lock.json",
-              "--base-path", tmp, roda],
-             ["py-compile", "--silent", "--no-keep", "--compression-level", 9, tmp],
-             ["py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_])
-    # Build reprodutível: o mesmo código dá a mesma roda, o mesmo lock e a mesma biblioteca
-    # padrão (então a mesma versão do site, e o leitor não baixa nada de novo à toa).
-    texto_lock = (tmp / "pyodide-lock.json").read_text(encoding="utf-8")
-    lock = json.loads(texto_lock)
-    nome_roda = lock["packages"][PACOTE]["file_name"]
-    sha_antes = lock["packages"][PACOTE]["sha256"]
-    sha = _datas_fixas(tmp / nome_roda)
-    assert texto_lock.count(sha_antes) == 1, "o sha256 da roda aparece mais de uma vez no lock"
-    (tmp / "pyodide-lock.json").write_text(texto_lock.replace(sha_antes, sha), encoding="utf-8")
+def _compila(tmp: Path, base: bytes, zip_: Path) -> dict:
+    """Em `tmp`: a roda pura do setuptools, registrada pelo `lockfile add-wheels` num lock com só
+    ela (sobre `base`) e compilada pelo `py-compile`, que a renomeia no lock; a biblioteca padrão
+    `zip_` compilada no lugar. -> {"roda", "stdlib", "lock": bytes}."""
+    pasta = tmp / "roda"
+    pura = escreve_roda(pasta)
+    (tmp / "base.json").write_bytes(base)
+    _cli(["pyodide", "lockfile", "add-wheels", "--input", tmp / "base.json", "--output", pasta / "pyodide-lock.json",
+          "--base-path", pasta, pura],
+         ["pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 9, pasta],
+         ["pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_])
+    # O py-compile troca os .py por .pyc e põe no nome a tag do Python que compilou (cp313), mas
+    # deixa o WHEEL com py3-none-any, o RECORD com os .py e a hora do build em cada arquivo: o
+    # `wheel pack` refaz a roda do que está nela, com a tag do nome (o RECORD dos .pyc, as datas de
+    # SOURCE_DATE_EPOCH, as permissões dos arquivos abertos), e o lock recebe o sha256 dela.
+    lock = json.loads((pasta / "pyodide-lock.json").read_text(encoding="utf-8"))
+    roda = pasta / lock["packages"][PACOTE]["file_name"]
+    aberta = tmp / "aberta" / f"{PACOTE}-{VERSAO}"
+    with zipfile.ZipFile(roda) as z:
+        z.extractall(aberta)
+    for arq in aberta.rglob("*"):
+        arq.chmod(0o755 if arq.is_dir() else 0o644)
+    wheel = aberta / f"{PACOTE}-{VERSAO}.dist-info" / "WHEEL"
+    tag = roda.name.removesuffix(".whl").split("-", 2)[2]
+    texto, n = re.subn(r"^Tag: .*$", f"Tag: {tag}", wheel.read_text(encoding="utf-8"), flags=re.M)
+    assert n == 1, f"o WHEEL da roda tem {n} tags"
+    wheel.write_text(texto, encoding="utf-8")
+    roda.unlink()
+    _cli(["wheel", "pack", aberta, "--dest-dir", pasta])
+    lock["packages"][PACOTE]["sha256"] = hashlib.sha256(roda.read_bytes()).hexdigest()
     _datas_fixas(zip_)
-    for n, arq in (("roda", tmp / nome_roda), ("stdlib", zip_), ("lock", tmp / "pyodide-lock.json")):
-        guardado.guardar("pyodide", f"{k}.{n}", arq.read_bytes())   # o lock por último: com ele, o resto está lá
-    return nome_roda
+    return {"roda": roda.read_bytes(), "stdlib": zip_.read_bytes(), "lock": json.dumps(lock).encode()}
 
 
 def _hash(dados: bytes) -> str:

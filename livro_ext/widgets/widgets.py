@@ -23,7 +23,7 @@ from docutils.parsers.rst import Directive
 from livro.widgets import api as widgets_api
 from ..tema import exercicios
 
-from . import CLASSE_WIDGET, offline, pos_build
+from . import CLASSE_WIDGET, offline, pos_build, vezes
 
 MARCA = f'class="{CLASSE_WIDGET}"'
 
@@ -40,10 +40,8 @@ class WidgetDirective(Directive):
                 line=self.lineno)
             return [erro]
         doc = self.state.document
-        vistos = getattr(doc, "livro_widgets", None) or {}     # quantos de cada nome já na página
-        vistos[nome] = vistos.get(nome, 0) + 1
-        doc.livro_widgets = vistos
-        html = widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vistos[nome]))
+        doc.livro_widgets = getattr(doc, "livro_widgets", []) + [nome]     # os nomes já na página
+        html = widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vezes(doc.livro_widgets)[-1]))
         return [nodes.raw("", html, format="html")]
 
 
@@ -93,4 +91,3 @@ def setup(app):
     app.add_directive("widget", WidgetDirective)
     app.connect("html-page-context", _por_pagina)
     app.connect("build-finished", pos_build.ao_fim_do_build)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

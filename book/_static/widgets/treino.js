@@ -14,7 +14,7 @@
     }).observe(saida, { childList: true });
   }
   function todos() {
-    for (const w of document.querySelectorAll('.livro-widget[data-widget="treino"]')) olhar(w);
+    for (const w of document.querySelectorAll('[data-widget="treino"]')) olhar(w);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", todos);
   else todos();

@@ -31,7 +31,7 @@
 const CFG = Object.assign({ modo: "visivel", paradoMs: 20000, limiteMs: 60000, respostaMs: 15000, margem: "300px",
   ocioso: true },
   globalThis.LIVRO_WIDGETS);
-const widgets = [...document.querySelectorAll(".livro-widget")];
+const widgets = [...document.querySelectorAll("[data-widget]")];
 const medidas = { inicio: null, pronto: null, respostas: [], progresso: [], fases: null, bytes: null, bytecode: null,
   compartilhado: null, reutilizado: null, worker: null, reaberturas: 0, falhas: [], tentativas: 0 };
 globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado };
@@ -334,7 +334,7 @@ function alvo(w) {
 // clique cancelado desfaz a marca: então sai outro pedido, com o estado de volta.
 function clique(ev) {
   const el = ev.target;
-  const w = el.closest && el.closest(".livro-widget");
+  const w = el.closest && el.closest("[data-widget]");
   if (!w || !w._fila || !w._form.contains(el)) return;
   const bt = el.closest("button[data-acao]");
   if (!bt && el.type !== "checkbox" && el.type !== "radio") return;

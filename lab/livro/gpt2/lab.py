@@ -25,7 +25,8 @@ from livro.gpt2.curso import *  # noqa: F401,F403
 from livro.gpt2.decodificacao import *  # noqa: F401,F403
 
 # Os arquivos que o notebook baixa no Colab (os módulos do laboratório e o que eles leem).
-# (Caminhos a partir de lab/; o teste do notebook confere que é o fecho de imports deste módulo.)
+# (Caminhos a partir de lab/; o teste do notebook confere que é o fecho de imports deste módulo;
+# a única lista: o gerador do notebook, livro/gpt2/notebook.py, a copia para a célula de preparo.)
 ARQUIVOS = ("livro/__init__.py", "livro/arquitetura.py", "livro/dados.py", "livro/formato.py",
             "livro/valores_curso.json", "livro/gpt2/__init__.py", "livro/gpt2/base.py",
             "livro/gpt2/cabecas.py", "livro/gpt2/caminho.py", "livro/gpt2/contas.py",

@@ -6,13 +6,15 @@
 Cada `# %%` abre uma célula de código; `# %% [markdown]` abre uma de texto (sem o "# " do
 começo das linhas). Uma célula de código que começa por `#@title` fica recolhida (no Colab,
 um formulário com o título; no JupyterLab, o código escondido). O endereço de onde o Colab baixa os arquivos do laboratório sai do
-`_config.yml` da raiz (repository.url e branch). O .ipynb vai sem saídas.
+`_config.yml` da raiz (repository.url e branch), e a lista deles, de `ARQUIVOS` em livro/gpt2/lab.py. O .ipynb vai sem saídas.
 """
 import argparse
+import ast
 import json
 import os
 import re
 import sys
+import textwrap
 
 # este arquivo mora em lab/livro/gpt2/; a fonte e o notebook, em lab/
 LAB = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -36,6 +38,13 @@ def url_lab(config=CONFIG, repo_url=None, ramo=None):
     ramo = ramo or (achado.group(1) if achado else "main")
     dono_repo = url.rstrip("/").split("github.com/", 1)[1]
     return f"https://raw.githubusercontent.com/{dono_repo}/{ramo}/lab/"
+
+
+def arquivos():
+    """A tupla ARQUIVOS de livro/gpt2/lab.py (o que o Colab baixa), lida sem importar o lab (e o torch)."""
+    arvore = ast.parse(open(os.path.join(LAB, "livro", "gpt2", "lab.py"), encoding="utf-8").read())
+    return next(ast.literal_eval(n.value) for n in arvore.body
+                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "ARQUIVOS")
 
 
 def celulas(texto):
@@ -70,8 +79,10 @@ def celulas(texto):
 
 def notebook(texto, url):
     cells = []
+    lista = textwrap.fill("ARQUIVOS = (" + ", ".join(f'"{a}"' for a in arquivos()) + ")", width=100,
+                          subsequent_indent=" " * 12, break_long_words=False, break_on_hyphens=False)
     for i, (tipo, fonte) in enumerate(celulas(texto)):
-        fonte = fonte.replace("{{URL_LAB}}", url)
+        fonte = fonte.replace("{{URL_LAB}}", url).replace('ARQUIVOS = ("{{ARQUIVOS}}",)', lista)
         cel = {"cell_type": tipo, "id": f"c{i:02d}", "metadata": {},
                "source": fonte.splitlines(keepends=True)}
         if tipo == "code":

@@ -20,6 +20,7 @@ import json
 import re
 
 from livro import brinquedo as b
+from livro.widgets import CLASSE
 from livro.widgets.campos import ErroEntrada
 from livro.widgets.html import escapa
 
@@ -145,7 +146,7 @@ def widget_html(nome, inst):
     titulo = WIDGETS[nome][0]
     padrao, form, calcula = funcoes(nome)
     saida, campos, *_ = calcula(padrao(), None, None)  # no build, um erro aqui derruba o build
-    return (f'<div class="livro-widget" data-widget="{escapa(nome)}" id="{escapa(inst)}">'
+    return (f'<div class="{CLASSE}" data-widget="{escapa(nome)}" id="{escapa(inst)}">'
             f'<p class="lw-titulo">Experimente · {titulo}</p>'
             f'<form class="lw-form" autocomplete="off" novalidate>{form(campos)}</form>'
             f'<p class="lw-status" role="status">Números calculados na construção do livro. '

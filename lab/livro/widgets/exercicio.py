@@ -11,6 +11,7 @@ para o lugar do enunciado (acima do campo).
 """
 from livro.exercicios import EXERCICIOS, versao
 from livro.exercicios.confere import conferir, tolerancia
+from livro.widgets import CLASSE
 from livro.widgets.campos import ErroEntrada
 from livro.widgets.html import botao, escapa, linha
 
@@ -120,7 +121,7 @@ def html(id_, inst):
     saida, *_ = calcula(dict(campos), None, None)
     v = versao(id_, None)
     marca = " · transferência" if ex.transferencia else ""
-    return (f'<div class="livro-widget" data-widget="{PREFIXO}{escapa(id_)}" '
+    return (f'<div class="{CLASSE}" data-widget="{PREFIXO}{escapa(id_)}" '
             f'data-exercicio="{escapa(id_)}" id="{escapa(inst)}">'
             f'<p class="lw-titulo">Exercício conferido · {escapa(ex.titulo)}{marca}</p>'
             f'<div class="lx-enunciado">{enunciado(v)}</div>'
