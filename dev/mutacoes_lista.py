@@ -347,6 +347,8 @@ EXERCICIOS = {
         ("borda: nunca na borda", "abs((r - int(r)) - 0.5) < 0.02", "abs((r - int(r)) - 0.5) < 0.0"),
         ("erros: os que não se digitam ficam", "v.erros = [e for e in v.erros if conferir(v, v.texto(e.valor))[1] is e]",
          "v.erros = list(v.erros)"),
+        ("frase: lugar repetido sem sentido", 'f"o gato subiu no{x} e no",', 'f"o gato subiu no{x}{x}",'),
+        ("frase: ponto depois de um \"e\" solto", 'if not texto.endswith((" e", " no")) and', "if"),
     ],
     "lab/livro/exercicios/treino.py": [
         ("treino-1: sempre a média", "div = n if media else 1", "div = n"),

@@ -12,7 +12,7 @@ import pytest
 
 from livro import brinquedo as b
 from livro.exercicios import EXERCICIOS, PAGINAS, da_pagina, versao
-from livro.exercicios.base import Sorteio, na_borda
+from livro.exercicios.base import Sorteio, frase, na_borda
 from livro.exercicios.confere import Invalida, conferir, ler_vetor, nfc, perto
 from livro.widgets import api
 
@@ -107,6 +107,16 @@ def test_outras_versoes(id_):
         assert versao(id_, sem).enunciado == v.enunciado
         assert v.enunciado != versao(id_).enunciado, (id_, sem)  # outra versão é outra de verdade
     assert len(vistos) >= 5, id_  # a variação muda os números de verdade
+
+
+def test_frases_sorteadas_tem_sentido():
+    """As outras versões falam de um gato que sobe em algum lugar, nunca de "o chão telhado telhado"."""
+    lugar = "(?:muro|telhado|sofá|chão)"
+    gramatica = re.compile(rf"o gato subiu(?: e subiu| no {lugar})?\.?|o gato subiu no {lugar} e(?: no)?")
+    frases = {frase(Sorteio("frase", sem), minimo) for sem in range(300) for minimo in (3, 4)}
+    assert len(frases) >= 15
+    ruins = sorted(f for f in frases if not gramatica.fullmatch(f))
+    assert not ruins, ruins
 
 
 def test_sorteio_reprodutivel():

@@ -198,18 +198,26 @@ def ordinal(n):
     return f"{n}º"
 
 
-PALAVRAS = [" gato", " subiu", " no", " muro", " telhado", " sofá", " chão", " e"]
+LUGARES = [" muro", " telhado", " sofá", " chão"]
+
+
+def _frases_com_sentido(s):
+    """Uma frase do mundo do brinquedo que um leitor aceitaria (nunca "o chão telhado telhado")."""
+    x = s.escolhe(LUGARES)
+    return s.escolhe([f"o gato subiu no{x}", f"o gato subiu no{x} e", f"o gato subiu no{x} e no",
+                      "o gato subiu", "o gato subiu e subiu"])
 
 
 def frase(s, minimo=3, maximo=None):
-    """Uma frase que o tokenizador do brinquedo cobre: 'o' + palavras (+ '.'), com no máximo
+    """Uma frase que o tokenizador do brinquedo cobre (às vezes com ponto final), com no máximo
     n_ctx tokens. s None: o prompt do livro."""
     if s is None:
         return b.PROMPT
     maximo = maximo or b.n_ctx
     for _ in range(40):
-        n = s.inteiro(2, 6)
-        texto = "o" + "".join(s.escolhe(PALAVRAS) for _ in range(n)) + ("." if s.inteiro(0, 2) == 0 else "")
+        texto = _frases_com_sentido(s)
+        if not texto.endswith((" e", " no")) and s.inteiro(0, 2) == 0:
+            texto += "."
         if minimo <= len(b.codificar(texto)) <= maximo:
             return texto
     raise Degenerado
