@@ -145,6 +145,20 @@ function medir(semEncolher) {
       }
     }
   }
+  // 7. Nenhum número de tabela (do texto ou de widget) partido em duas linhas ("0,9" + "43").
+  for (const cel of artigo.querySelectorAll("table td, table th")) {
+    const w = document.createTreeWalker(cel, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      for (const m of n.data.matchAll(/\d+(?:[,.]\d+)*/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size > 1) {
+          problemas.push(`tabela: o número ${m[0]} quebra no meio`);
+        }
+      }
+    }
+  }
   return problemas;
 }
 
