@@ -18,37 +18,23 @@
 // Mede com todas as seções desenhadas (sem content-visibility: longe da tela, uma seção ainda
 // sem desenho mediria zero).
 // Fotos em LIVRO_FOTOS=pasta (sufixos 390-claro e 390-escuro).
-import { test, before, after } from "node:test";
+import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { abrirSite, paginasDoLivro } from "./servidor.mjs";
+import { bloquearRede } from "./chromium.mjs";
 
-const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const FOTOS = process.env.LIVRO_FOTOS || "";
-const PAGINAS = ["index", "tokens", "embeddings", "qkv", "mascaras", "bloco", "saida", "proximo_token",
-  "por_que_bloco", "desde_2017", "escala", "laboratorio", "glossario"];
+const PAGINAS = paginasDoLivro();
 // As páginas cujas figuras foram desenhadas para caber sem encolher (lab/paginas.py ou a largura
 // livro.paginas.LARGURA_CELULAR na própria página).
 const SEM_ENCOLHER = new Set(["tokens", "embeddings", "qkv", "mascaras", "saida", "proximo_token",
   "por_que_bloco", "desde_2017", "escala"]);
 
 let navegador, servidor;
-
-before(async () => {
-  assert.ok(existsSync(join(HTML, "book", "index.html")), `site ausente em ${HTML}: rode \`make book\``);
-  if (FOTOS) mkdirSync(FOTOS, { recursive: true });
-  servidor = await servir(HTML);
-  navegador = await launch();
-});
-
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar();
-});
+abrirSite((s) => ({ navegador, servidor } = s));
+before(() => FOTOS && mkdirSync(FOTOS, { recursive: true }));
 
 // Roda no navegador: a lista de problemas da página.
 function medir(semEncolher) {

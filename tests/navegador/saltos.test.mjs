@@ -8,11 +8,10 @@
 // seção, curta, pode não subir até lá: vale o título visível com a página rolada até o fim.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { abrirSite, HTML } from "./servidor.mjs";
+import { abrirSite, HTML, paginasDoLivro } from "./servidor.mjs";
 import { bloquearRede } from "./chromium.mjs";
 
-const PAGINAS = ["index", "tokens", "embeddings", "qkv", "mascaras", "bloco", "saida", "proximo_token",
-  "por_que_bloco", "desde_2017", "escala", "laboratorio", "glossario"];
+const PAGINAS = paginasDoLivro();
 const TOPO = 140;
 
 let navegador, servidor;

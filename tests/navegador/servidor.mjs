@@ -2,7 +2,7 @@
 // Tipos certos para .wasm e .mjs; `tipos` troca um tipo de propósito (o teste do tipo errado).
 import { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, join, normalize, resolve, sep } from "node:path";
@@ -13,6 +13,14 @@ export { launch };
 
 // O site que os testes abrem: o do make book, ou LIVRO_HTML=pasta.
 export const HTML = resolve(process.env.LIVRO_HTML || join(dirname(fileURLToPath(import.meta.url)), "..", "..", "_build", "html"));
+
+// As páginas do livro no site construído (book/x.html -> "x"), menos a tabela de números dos
+// instrutores (`numeros`, centenas de linhas de tabela): uma página nova entra sozinha nos testes.
+export function paginasDoLivro() {
+  if (!existsSync(join(HTML, "book"))) return [];     // sem site: o before de abrirSite explica
+  return readdirSync(join(HTML, "book")).filter((f) => f.endsWith(".html")).map((f) => f.slice(0, -5))
+    .filter((n) => n !== "numeros").sort();
+}
 
 // O site servido em 127.0.0.1 e um Chromium, abertos antes dos testes de um arquivo e fechados
 // depois. `pronto(s)` recebe { servidor, navegador } e prepara o que o arquivo precisar; o objeto
