@@ -56,7 +56,7 @@ def no_config(app, config):
 def setup(app):
     # cada peça é um módulo do pacote com setup(app) (o que ele devolve não conta: só este setup
     # diz ao Sphinx que o livro lê e escreve em paralelo)
-    from .tema import busca, exercicios, figuras, icones, matematica, referencias_ptbr, tema
+    from .tema import exercicios, linhas, referencias_ptbr, tema
     from .execucao import chave_cache, zigoto
     from .notebooks import notebooks
     from .trava import razao_pagina
@@ -64,7 +64,6 @@ def setup(app):
 
     app.connect("config-inited", no_config)
     app.connect("builder-inited", zigoto.ligar)  # os kernels das páginas nascem do zigoto
-    for peca in (widgets, notebooks, razao_pagina, tema, busca, icones, matematica, referencias_ptbr, chave_cache,
-                 figuras, exercicios):
+    for peca in (widgets, notebooks, razao_pagina, linhas, tema, referencias_ptbr, chave_cache, exercicios):
         peca.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

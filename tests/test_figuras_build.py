@@ -9,7 +9,7 @@ a figura e os rótulos ficam miúdos.
 from html.parser import HTMLParser
 from pathlib import Path
 
-from livro_ext.tema import figuras
+from test_figuras_svg import tamanho_no_navegador, tamanho_png
 
 COLUNA = 342  # px: a coluna de 358 px menos os 8 px de cada lado que o modo escuro põe em volta da figura
 PULA = {"_static", "_sources", "_notebooks", "_images"}
@@ -30,9 +30,9 @@ def _tamanho(caminho):
     """(largura, altura) em px, do cabeçalho do arquivo (PNG, SVG; outro formato, pelo Pillow)."""
     dados = caminho.read_bytes()
     if dados[:8] == b"\x89PNG\r\n\x1a\n":
-        return figuras.tamanho_png(dados)
+        return tamanho_png(dados)
     if caminho.suffix.lower() == ".svg":
-        return tuple(round(x) for x in figuras.tamanho_no_navegador(dados[:4000].decode("utf-8", "replace")))
+        return tuple(round(x) for x in tamanho_no_navegador(dados[:4000].decode("utf-8", "replace")))
     from PIL import Image
 
     with Image.open(caminho) as im:

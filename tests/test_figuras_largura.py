@@ -4,7 +4,7 @@ mesmo com título longo, rótulos longos ou um tamanho pedido maior."""
 import io
 
 import pytest
-from livro_ext.tema import figuras
+from test_figuras_svg import tamanho_png
 
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -18,7 +18,7 @@ COLUNA = 350  # px: a coluna de 358 px, com folga
 def _largura(fig):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")  # como o PNG do build
-    return figuras.tamanho_png(buf.getvalue())
+    return tamanho_png(buf.getvalue())
 
 
 TOKENS = ["␣telhado", "␣muro", "␣sofá", "␣chão", "␣gato", "␣e", "o", "<|endoftext|>", "␣no", "␣sub", "iu", "."]

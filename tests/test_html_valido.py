@@ -17,6 +17,16 @@ def test_o_diagrama_ainda_leva_o_estilo_de_reserva_para_o_notebook():
     assert "<style" not in linhas.sem_estilo_de_reserva(html)
 
 
+def test_recuo_de_continuacao_e_vetores_partiveis():
+    assert linhas.recuo('<span class="n">x</span> = 1  <span class="c1"># um comentário</span>', True) == 9
+    assert linhas.recuo('    <span class="k">return</span> <span class="n">y</span>', True) == 8
+    assert linhas.recuo('  T = 0,5: ␣telhado 0,761', False) == 4
+    assert linhas.vetores_partiveis('<td><p>[0;\xa0-2;\xa0<b>1</b>]</p></td>') == \
+        '<td><p>[0;\xa0<wbr>-2;\xa0<wbr><b>1</b>]</p></td>'
+    assert linhas.sem_estilo_de_reserva('<div><style>:where(.lv-svg){x:1}</style><svg></svg></div>') == \
+        '<div><svg></svg></div>'
+
+
 def test_nenhum_style_no_corpo(build):
     com_style = []
     for pagina in sorted((build / "html" / "book").glob("*.html")):

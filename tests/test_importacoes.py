@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from livro_ext.execucao import chave_cache, guardado, importacoes
-from livro_ext.tema import figuras, icones
+from livro_ext.tema import icones
 from livro_ext.widgets import navegador
 from livro_ext.notebooks import notebooks
 from livro_ext.trava import razao_pagina
@@ -48,7 +48,7 @@ match 1:
 """
 
 
-@pytest.mark.parametrize("modulo", [importacoes, figuras], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("modulo", [importacoes], ids=lambda m: m.__name__)
 def test_doctests_das_extensoes(modulo):
     r = doctest.testmod(modulo)
     assert r.attempted > 0 and r.failed == 0

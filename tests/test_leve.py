@@ -8,9 +8,9 @@ import shutil
 import pytest
 from sphinx.errors import ExtensionError
 
-from livro_ext.tema import busca
 from livro_ext.tema import icones
 from livro_ext.tema import matematica
+from livro_ext.tema import tema
 
 PAGINA = """<!DOCTYPE html><html><head><title>t</title></head><body>
 <p>Texto com <span class="math notranslate nohighlight">\\(x_5 + 1\\)</span>.</p>
@@ -24,11 +24,15 @@ def _site(tmp_path, tex):
     return tmp_path
 
 
+def _desenhar(site):
+    return matematica.desenhar(site, {"book/p.html": (site / "book" / "p.html").read_text(encoding="utf-8")})
+
+
 @pytest.mark.pesado
 @pytest.mark.skipif(not shutil.which("node"), reason="sem Node")
 def test_formulas_desenhadas_no_build(tmp_path):
     site = _site(tmp_path, r"\frac{a}{b} = \sqrt{\sigma^2 + \epsilon}")
-    r = matematica.desenhar(site)
+    r = _desenhar(site)
     assert r["formulas"] == 2
     html = (site / "book" / "p.html").read_text(encoding="utf-8")
     assert html.count("<mjx-container") == 2
@@ -45,7 +49,7 @@ def test_formulas_desenhadas_no_build(tmp_path):
 def test_erro_de_tex_derruba_o_build(tmp_path, tex):
     site = _site(tmp_path, tex)
     with pytest.raises(ExtensionError, match="erro de TeX|sem desenhar"):
-        matematica.desenhar(site)
+        _desenhar(site)
 
 
 @pytest.mark.pesado
@@ -55,7 +59,7 @@ def test_tex_fora_de_um_elemento_math_derruba_o_build(tmp_path):
     p = site / "book" / "p.html"
     p.write_text(p.read_text(encoding="utf-8").replace("</body>", "<p>solto $$y$$</p></body>"), encoding="utf-8")
     with pytest.raises(ExtensionError, match="TeX fora"):
-        matematica.desenhar(site)
+        _desenhar(site)
 
 
 def test_scripts_do_mathjax_saem():
@@ -68,14 +72,14 @@ def test_destaque_da_caixa_do_passo():
     html = ('<div class="passo admonition"><p class="admonition-title">Passo 4 de 7</p><ul><li><p>'
             '<strong>Recebe:</strong> Q</p></li><li><p><strong>Entrega:</strong> '
             '<span class="math notranslate nohighlight">\\(a\\)</span>, a saída da Atenção</p></li></ul></div>')
-    assert busca.destaque(html) == ", a saida da atencao"
+    assert tema.destaque(html) == ", a saida da atencao"
 
 
 def test_destaque_so_a_primeira_frase():
     """A saída entrega os logits; "agora com temperatura" é do passo seguinte (issue 49)."""
     html = ('<div class="passo admonition"><ul><li><p><strong>Entrega:</strong> os logits, uma linha '
             'por posição. A última segue para o próximo token, agora com temperatura.</p></li></ul></div>')
-    assert busca.destaque(html) == "os logits, uma linha por posicao."
+    assert tema.destaque(html) == "os logits, uma linha por posicao."
 
 
 # ---------------------------------------------------------------------------
@@ -160,31 +164,29 @@ def test_formulas_guardadas_so_chamam_o_node_para_a_pagina_que_mudou(tmp_path, m
     monkeypatch.setattr(guardado, "PASTA", tmp_path / "cache")
     monkeypatch.delenv("LIVRO_SEM_GUARDADO", raising=False)
     tex = r"\frac{a}{b} = \sqrt{\sigma^2 + \epsilon}"
-    primeiro = matematica.desenhar(_site(tmp_path / "a", tex))
+    primeiro = _desenhar(_site(tmp_path / "a", tex))
     html = (tmp_path / "a" / "book" / "p.html").read_text(encoding="utf-8")
     chamadas = []
     run = matematica.subprocess.run
     monkeypatch.setattr(matematica.subprocess, "run", lambda *a, **k: chamadas.append(a) or run(*a, **k))
     # a mesma página: sai do cache, sem Node, com o mesmo HTML e o mesmo resumo
-    assert matematica.desenhar(_site(tmp_path / "b", tex)) == primeiro
+    assert _desenhar(_site(tmp_path / "b", tex)) == primeiro
     assert chamadas == []
     assert (tmp_path / "b" / "book" / "p.html").read_text(encoding="utf-8") == html
     # outra fórmula: o Node desenha de novo
-    matematica.desenhar(_site(tmp_path / "c", r"\sqrt{d_k}"))
+    _desenhar(_site(tmp_path / "c", r"\sqrt{d_k}"))
     assert len(chamadas) == 1
     assert (tmp_path / "c" / "book" / "p.html").read_text(encoding="utf-8") != html
     # e sem o cache (LIVRO_SEM_GUARDADO=1), o Node sempre roda
     monkeypatch.setenv("LIVRO_SEM_GUARDADO", "1")
-    assert matematica.desenhar(_site(tmp_path / "d", tex)) == primeiro
+    assert _desenhar(_site(tmp_path / "d", tex)) == primeiro
     assert len(chamadas) == 2
 
 
 def test_o_tema_nao_mede_as_rolagens(build):
     """O tabindex de quem rola é do tema.js do livro: o pydata-sphinx-theme.js do site não lê
     scrollWidth de cada <pre> (layout forçado da página inteira, a maior tarefa longa do bloco),
-    e o build derruba se o tema mudar essa conta (tema.tabindex_so_no_livro)."""
-    from livro_ext.tema import tema
-
+    e o build derruba se o tema mudar essa conta (tema.TROCAS_NOS_SCRIPTS)."""
     js = (build / "html" / "_static" / "scripts" / "pydata-sphinx-theme.js").read_text(encoding="utf-8")
     assert tema.CONTA_DO_TEMA not in js
     assert "{" + tema.SEM_CONTA + "}" in js

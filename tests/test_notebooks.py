@@ -310,7 +310,7 @@ def test_figuras_embutidas_no_markdown(caminho):
     alternativo da página. Anexos da célula (`attachment:`) o Colab não mostra."""
     import base64
 
-    from livro_ext.tema.figuras import tamanho_png
+    from test_figuras_svg import tamanho_png
 
     nb = nbformat.read(caminho, as_version=4)
     md = [c for c in nb.cells if c.cell_type == "markdown"]

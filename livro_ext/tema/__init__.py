@@ -1,4 +1,1 @@
-"""O que o leitor vê do tema: opções e textos do tema (tema), ícones, busca, fórmulas desenhadas
-no build (matematica, matematica.mjs), referências em português e figuras.
-Importa só de execucao (guardado).
-"""
+"""O que o leitor vê do tema (o mapa da casa, no CONTRIBUINDO.md)."""

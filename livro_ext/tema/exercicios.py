@@ -1,13 +1,5 @@
-"""Os exercícios conferidos no site: o JS e o CSS deles, e o resumo do progresso na abertura.
-
-Cada exercício é um widget (```{widget} exercicio:tokens-1```, `livro.widgets.exercicio`): a
-diretiva {widget} já o monta, a trava já guarda o estado inicial (`widget:exercicio:<id>`), e o
-navegador o confere com o mesmo runtime dos outros widgets. Aqui só:
-
-- `por_pagina`: as páginas com exercício ganham `_static/exercicios.js` (o progresso no
-  localStorage, o enunciado de outra versão no lugar, Enter confere) e `exercicios.css`;
-- a diretiva ```{exercicios-resumo}```: na abertura, o resumo do progresso (as páginas e os ids
-  de `livro.exercicios`; o JS conta o que este aparelho guardou).
+"""Os exercícios conferidos (widgets `exercicio:<id>`, `livro.widgets.exercicio`) no site: o JS e o CSS
+deles nas páginas que os têm, e a diretiva {exercicios-resumo}, o resumo do progresso na abertura.
 """
 import json
 

@@ -1,17 +1,7 @@
-"""Ícones sem o Font Awesome inteiro: só os glifos que o livro mostra.
+"""Ícones sem o Font Awesome inteiro: só os glifos que o livro mostra (dev/MEDIDAS.md).
 
-O pydata-sphinx-theme põe em toda página o `fontawesome.js` (o Font Awesome inteiro, que
-troca cada <i class="fa-..."> por um SVG) e declara três fontes inteiras (solid, regular,
-brands) para os ícones do CSS (títulos de avisos, trilha, links externos). Juntos, mais
-da metade do peso de uma página. No fim do build (build-finished):
-
-- tira o <script> do `fontawesome.js` de cada página; os ícones <i>/<span> passam a ser
-  desenhados pelo próprio CSS do tema (as classes fa-* já estão em pydata-sphinx-theme.css)
-  e ganham aria-hidden="true" (o nome de cada botão está no botão, não no ícone);
-- escreve, de cada fonte, um subconjunto .woff só com os glifos usados: as classes fa-* que
-  aparecem no HTML e nos scripts do tema, e as variáveis --pst-icon-* do CSS;
-- aponta as @font-face do CSS do tema para esses subconjuntos e tira do CSS as regras dos
-  ícones que nenhuma página usa.
+As páginas perdem o `fontawesome.js` (o CSS do tema desenha os ícones); cada fonte vira um
+subconjunto .woff com os glifos usados, e o CSS do tema aponta para eles sem as regras que sobram.
 """
 from __future__ import annotations
 
@@ -21,7 +11,9 @@ from pathlib import Path
 from ..execucao import guardado
 
 _SCRIPT_FA = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
-_ICONE = re.compile(r'<(i|span) (class="[^"]*\bfa[a-z]?\b[^"]*"|class="[^"]*\bfa-(?:solid|regular|brands)\b[^"]*")([^>]*)>')
+_ICONE = re.compile(r'<(i|span) (class="[^"]*\bfa[a-z]?\b[^"]*"'
+                    r'|class="[^"]*\bfa-(?:solid|regular|brands)\b[^"]*")([^>]*)>')
+_CLASSES = re.compile(r'class="([^"]*\bfa[^"]*)"')
 _CLASSE_FA = re.compile(r"\bfa-([a-z0-9-]+)")
 _FONTE = re.compile(r"src:url\(\.\./vendor/fontawesome/webfonts/(fa-[a-z]+-\d+)\.woff2\) format\(\"woff2\"\),"
                     r"url\(\.\./vendor/fontawesome/webfonts/\1\.ttf\) format\(\"truetype\"\)")
@@ -29,22 +21,20 @@ FONTES = ["fa-solid-900", "fa-regular-400", "fa-brands-400"]
 SUFIXO = ".livro.woff"
 
 
-def _sem_script(texto: str) -> str:
-    texto = _SCRIPT_FA.sub("", texto)
-
+def sem_script(texto: str) -> str:
+    """A página sem o <script> do fontawesome.js, e cada ícone com aria-hidden (o nome está no botão)."""
     def rotulo(m):
         resto = m.group(3)
         if "aria-hidden" in resto:
             return m.group(0)
         return f'<{m.group(1)} {m.group(2)} aria-hidden="true"{resto}>'
-    return _ICONE.sub(rotulo, texto)
+    return _ICONE.sub(rotulo, _SCRIPT_FA.sub("", texto))
 
 
 def codigos_css(css: str) -> dict[str, int]:
     """Classe fa-* -> ponto de código, lido das regras .fa-x:before{content:"\\f002"} do CSS."""
     mapa = {}
-    # a regra começa depois de um "}" (ou no começo): sem isso, o [^{}]+ tentava cada posição
-    # do CSS do tema (400 KB) e a busca levava 0,7 s
+    # a regra começa depois de um "}" (ou no começo): sem isso, a busca levava 0,7 s
     for seletores, cod in re.findall(r"(?:(?<=[}])|^)([^{}]+)\{content:\"\\([0-9a-f]{2,5})\"\}", css):
         for nome in re.findall(r"\.fa-([a-z0-9-]+):{1,2}before", seletores):
             mapa[nome] = int(cod, 16)
@@ -75,85 +65,54 @@ def sem_regras_sobrando(css: str, usados: set[str]) -> str:
 def subconjunto(origem: Path, destino: Path, codigos: set[int]) -> int:
     """Escreve em `destino` (.woff) a fonte `origem` só com `codigos`; devolve quantos havia nela.
 
-    A mesma fonte e os mesmos códigos dão os mesmos bytes: o resultado fica guardado
-    (guardado.py) pelo hash da fonte, dos códigos, da versão do fontTools e deste código."""
+    Guardado (guardado.py) pelo hash da fonte, dos códigos, da versão do fontTools e deste código."""
     import fontTools
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
 
     k = guardado.chave("ícones", Path(origem).read_bytes(), sorted(codigos), fontTools.version,
                        Path(__file__).read_bytes(), Path(guardado.__file__).read_bytes())
     feito = guardado.ler("icones", k)
-    if feito is not None:
-        n, _, woff = feito.partition(b"\n")
-        Path(destino).write_bytes(woff)
-        return int(n)
-    n = _subconjunto(origem, destino, codigos)
-    guardado.guardar("icones", k, f"{n}\n".encode() + Path(destino).read_bytes())
-    return n
+    if feito is None:
+        # a data da fonte original, não a hora do build: o mesmo subconjunto, os mesmos bytes
+        fonte = TTFont(origem, recalcTimestamp=False)
+        quero = sorted(codigos & set(fonte.getBestCmap()))
+        # name_IDs "*": a licença (SIL OFL) vai junto
+        opcoes = subset.Options(flavor="woff", layout_features=[], name_IDs=["*"], notdef_outline=True)
+        sub = subset.Subsetter(opcoes)
+        sub.populate(unicodes=quero)
+        sub.subset(fonte)
+        fonte.flavor = "woff"
+        fonte.save(destino)
+        feito = f"{len(quero)}\n".encode() + Path(destino).read_bytes()
+        guardado.guardar("icones", k, feito)
+    n, _, woff = feito.partition(b"\n")
+    Path(destino).write_bytes(woff)
+    return int(n)
 
 
-def _subconjunto(origem: Path, destino: Path, codigos: set[int]) -> int:
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
-    # a data de modificação da fonte original, não a hora do build: o mesmo subconjunto, os mesmos bytes
-    fonte = TTFont(origem, recalcTimestamp=False)
-    tem = set(fonte.getBestCmap())
-    quero = sorted(codigos & tem)
-    opcoes = subset.Options()
-    opcoes.flavor = "woff"
-    opcoes.layout_features = []
-    opcoes.name_IDs = ["*"]  # a licença (SIL OFL) vai junto
-    opcoes.notdef_outline = True
-    sub = subset.Subsetter(opcoes)
-    sub.populate(unicodes=quero)
-    sub.subset(fonte)
-    fonte.flavor = "woff"
-    fonte.save(destino)
-    return len(quero)
-
-
-def aplicar(saida: Path) -> dict:
-    saida = Path(saida)
-    static = saida / "_static"
+def aplicar(saida: Path, paginas):
+    """Os subconjuntos e o CSS do tema, com os ícones das `paginas` (os HTML, já sem o script) e dos scripts."""
+    static = Path(saida) / "_static"
     css_tema = static / "styles" / "pydata-sphinx-theme.css"
     if not css_tema.exists():
-        return {}
+        return
     css = css_tema.read_text(encoding="utf-8")
-    mapa = codigos_css(css)
-
-    usados: set[str] = set()
-    for html in saida.rglob("*.html"):
-        texto = html.read_text(encoding="utf-8")
-        novo = _sem_script(texto)
-        usados.update(m for cls in re.findall(r'class="([^"]*\bfa[^"]*)"', novo) for m in _CLASSE_FA.findall(cls))
-        if novo != texto:
-            html.write_text(novo, encoding="utf-8")
+    usados = {n for texto in paginas for cls in _CLASSES.findall(texto) for n in _CLASSE_FA.findall(cls)}
     for js in (static / "scripts").glob("*.js"):
         if js.name != "fontawesome.js":
             usados.update(_CLASSE_FA.findall(js.read_text(encoding="utf-8")))
+    mapa = codigos_css(css)
     codigos = {mapa[n] for n in usados if n in mapa} | codigos_variaveis(css)
 
     pasta = static / "vendor" / "fontawesome" / "webfonts"
-    glifos = {}
     for nome in FONTES:
-        ttf = pasta / f"{nome}.ttf"
-        if ttf.exists():
-            glifos[nome] = subconjunto(ttf, pasta / f"{nome}{SUFIXO}", codigos)
+        if (pasta / f"{nome}.ttf").exists():
+            subconjunto(pasta / f"{nome}.ttf", pasta / f"{nome}{SUFIXO}", codigos)
     if SUFIXO in css and not any(f"{n}.woff2" in css for n in FONTES):
-        return glifos  # o CSS já aponta para os subconjuntos (build incremental)
+        return  # o CSS já aponta para os subconjuntos (build incremental)
     novo = _FONTE.sub(lambda m: f'src:url(../vendor/fontawesome/webfonts/{m.group(1)}{SUFIXO}) format("woff")', css)
     if novo == css or any(f"{n}.woff2" in novo for n in FONTES):
         raise RuntimeError("icones.py: as @font-face do Font Awesome mudaram no pydata-sphinx-theme.css; "
                            "atualize _FONTE")
     css_tema.write_text(sem_regras_sobrando(novo, usados), encoding="utf-8")
-    return glifos
-
-
-def no_fim(app, exc):
-    if exc or app.builder.format != "html":
-        return
-    aplicar(Path(app.outdir))
-
-
-def setup(app):
-    app.connect("build-finished", no_fim)

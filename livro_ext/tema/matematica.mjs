@@ -1,16 +1,7 @@
-// As fórmulas desenhadas no build: o mesmo MathJax 3.2.2 (npm mathjax-full) e a mesma
-// saída CHTML que o navegador usava, rodando aqui no Node (liteAdaptor). Chamado por
-// livro_ext/tema/matematica.py no fim do build:
-//
-//   node livro_ext/tema/matematica.mjs <pasta do site> <url das fontes, da raiz do site> <página.html>...
-//
-// Para cada página: acha os elementos .math do Sphinx (\(…\) e \[…\]), desenha todos num
-// documento MathJax só, troca o conteúdo de cada um pelo HTML desenhado (com a MathML
-// escondida para leitores de tela, como fazia o MathJax do navegador) e põe no <head> o
-// CSS que aquelas fórmulas usam. Um erro de TeX (comando desconhecido, chave sem par)
-// derruba o build com a página e a fórmula. Imprime um resumo em JSON.
+// As fórmulas desenhadas no build (o MathJax no Node, saída CHTML, a MathML escondida para os
+// leitores de tela), chamado por matematica.py: node matematica.mjs <site> <fontes> <página.html>...
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, relative, dirname, posix } from "node:path";
+import { join, posix } from "node:path";
 import { mathjax } from "mathjax-full/js/mathjax.js";
 import { TeX } from "mathjax-full/js/input/tex.js";
 import { CHTML } from "mathjax-full/js/output/chtml.js";
@@ -20,19 +11,12 @@ import { AssistiveMmlHandler } from "mathjax-full/js/a11y/assistive-mml.js";
 import { AllPackages } from "mathjax-full/js/input/tex/AllPackages.js";
 
 const [raiz, fontes, ...paginas] = process.argv.slice(2);
-if (!raiz || !fontes) {
-  console.error("uso: node matematica.mjs <pasta do site> <pasta das fontes, relativa à raiz> <página.html>...");
-  process.exit(2);
-}
 
 // Sem noerrors/noundefined: um erro de TeX vira exceção, não uma fórmula vermelha.
 const PACOTES = AllPackages.filter((p) => !["noerrors", "noundefined", "autoload", "require"].includes(p));
 const adaptor = liteAdaptor();
-// No navegador o MathJax mede a altura do "x" da fonte do texto (9 px numa letra de 16 px:
-// 0,5625 em) e escala as fórmulas para casar com ela; aqui não há o que medir e ele supõe
-// 0,5 em. A razão põe as fórmulas no mesmo tamanho de antes (127,3% em vez de 113,1%).
-const EX_DO_TEMA = 9 / 16;
-const ESCALA = EX_DO_TEMA / 0.5;
+// No navegador o MathJax mede o "x" da fonte (9 px numa letra de 16 px); aqui ele supõe 0,5 em.
+const ESCALA = 9 / 16 / 0.5;
 AssistiveMmlHandler(RegisterHTMLHandler(adaptor));
 
 // Um elemento do Sphinx com a classe "math" (span no texto, div em destaque).
@@ -53,9 +37,9 @@ function desenhar(rel, html) {
     pedacos.push({ tag, attrs, dentro });
     return `\u0000MATH${pedacos.length - 1}\u0000`;
   });
-  const solto = SOLTO.exec(textoVisivel(comMarcas));
+  const v = textoVisivel(comMarcas);
+  const solto = SOLTO.exec(v);
   if (solto) {
-    const v = textoVisivel(comMarcas);
     throw new ErroTeX(`${rel}: TeX fora de um elemento .math: «${v.slice(Math.max(0, solto.index - 60), solto.index + 60).replace(/\s+/g, " ")}»`);
   }
   if (!pedacos.length) return { html, n: 0 };
@@ -98,7 +82,7 @@ function desenhar(rel, html) {
   return { html: final, n: formulas };
 }
 
-const resumo = { paginas: 0, formulas: 0, porPagina: {} };
+const porPagina = {};
 const erros = [];
 for (const rel of paginas) {
   const arquivo = join(raiz, rel);
@@ -108,9 +92,7 @@ for (const rel of paginas) {
     const r = desenhar(rel.split("\\").join("/"), html);
     if (r.n) {
       writeFileSync(arquivo, r.html);
-      resumo.paginas += 1;
-      resumo.formulas += r.n;
-      resumo.porPagina[rel] = r.n;
+      porPagina[rel] = r.n;
     }
   } catch (e) {
     if (!(e instanceof ErroTeX)) throw e;
@@ -121,4 +103,4 @@ if (erros.length) {
   console.error(erros.join("\n"));
   process.exit(1);
 }
-console.log(JSON.stringify(resumo));
+console.log(JSON.stringify({ porPagina }));

@@ -1,20 +1,8 @@
-"""Fórmulas desenhadas no build: nenhuma linha de JavaScript de matemática na página.
+"""Fórmulas desenhadas no build: o MathJax do package.json roda no Node (`matematica.mjs`) com a
+saída CHTML do navegador, e a página chega com as fórmulas prontas e o CSS delas no <head>.
 
-Antes, cada página carregava o MathJax inteiro (tex-chtml.js, uns 300 KB comprimidos) para
-desenhar as fórmulas no navegador. Agora o mesmo MathJax 3.2.2 (npm `mathjax-full`, fixado
-no package.json) roda no Node no fim do build (`matematica.mjs`, ao lado) com a mesma saída
-CHTML e as mesmas fontes: a página chega com as fórmulas prontas e o CSS delas no <head>.
-
-Gancho build-finished:
-- copia as fontes do MathJax (woff) para `_static/matematica/woff-v2` (o navegador só
-  baixa as que a página usa);
-- roda `matematica.mjs` nas páginas com fórmulas; um erro de TeX (comando desconhecido,
-  chave sem par) derruba o build, com a página e a fórmula;
-- tira das páginas os <script> do MathJax que o sphinx.ext.mathjax põe.
-Sem o Node ou sem node_modules (uma cópia do livro só para ver as páginas), avisa e deixa as
-páginas como o Sphinx as fez; no `make book` (-W) o aviso vira erro.
-Os widgets não escrevem TeX (a saída deles é HTML pronto), então o site não leva o MathJax
-do navegador; um widget que um dia escrever TeX terá de trazê-lo (e o pos_build.py, copiá-lo).
+Um erro de TeX derruba o build, com a página e a fórmula. Os widgets não escrevem TeX: o site
+não leva o MathJax do navegador (um widget que escrever TeX terá de trazê-lo no pos_build.py).
 """
 from __future__ import annotations
 
@@ -33,58 +21,37 @@ AQUI = Path(__file__).resolve().parent
 FONTES_NPM = RAIZ / "node_modules" / "mathjax-full" / "es5" / "output" / "chtml" / "fonts" / "woff-v2"
 FONTES_SITE = "_static/matematica/woff-v2"
 
-_SCRIPTS_MATHJAX = [
-    re.compile(r'\s*<script>window\.MathJax = [^<]*</script>'),
-    re.compile(r'\s*<script[^>]*src="[^"]*/mathjax/tex-[a-z-]+\.js[^"]*"[^>]*></script>'),
-]
+_SCRIPTS_MATHJAX = re.compile(r'\s*<script>window\.MathJax = [^<]*</script>'
+                              r'|\s*<script[^>]*src="[^"]*/mathjax/tex-[a-z-]+\.js[^"]*"[^>]*></script>')
 _TEM_MATH = re.compile(r'class="(?:[^"]*\s)?math(?:\s[^"]*)?"')
 
 
 class FaltaFerramenta(ExtensionError):
-    """Sem o Node ou sem node_modules: as páginas ficam com o MathJax do navegador."""
+    """Sem o Node ou sem node_modules: as páginas ficam como o Sphinx as fez."""
 
 
 def sem_scripts_mathjax(texto: str) -> str:
-    for padrao in _SCRIPTS_MATHJAX:
-        texto = padrao.sub("", texto)
-    return texto
+    return _SCRIPTS_MATHJAX.sub("", texto)
 
 
-def desenhar(saida: Path) -> dict:
-    """Desenha as fórmulas de todas as páginas de `saida`; devolve o resumo do matematica.mjs."""
+def desenhar(saida: Path, paginas: dict) -> dict:
+    """Desenha as fórmulas das `paginas` (caminho no site -> HTML) de `saida`; devolve o resumo."""
     saida = Path(saida)
     node = shutil.which("node")
-    if not node:
-        raise FaltaFerramenta("matematica.py: falta o Node (as fórmulas são desenhadas no build); "
-                             "instale o Node 20 e rode `npm ci` (o `make book` já faz isso).")
-    if not FONTES_NPM.is_dir():
-        raise FaltaFerramenta("matematica.py: falta node_modules/mathjax-full: rode `npm ci` "
-                             "(o `make book` já faz isso).")
-    destino = saida / FONTES_SITE
-    shutil.copytree(FONTES_NPM, destino, dirs_exist_ok=True)
-
-    paginas = []
-    for html in sorted(saida.rglob("*.html")):
-        rel = html.relative_to(saida).as_posix()
-        if rel.startswith("_"):
-            continue
-        texto = html.read_text(encoding="utf-8")
-        novo = sem_scripts_mathjax(texto)
-        if novo != texto:
-            html.write_text(novo, encoding="utf-8")
-        if _TEM_MATH.search(novo) or "\\(" in novo or "$$" in novo:
-            paginas.append(rel)
-    if not paginas:
-        return {"paginas": 0, "formulas": 0, "porPagina": {}}
-    # Cada página desenhada fica guardada pelo hash do HTML de entrada, do código e do MathJax
-    # (guardado.py): a mesma página dá o mesmo HTML, e o Node só roda para as que mudaram.
-    codigo = [(AQUI / n).read_bytes() for n in ("matematica.mjs", "matematica.py")] + [Path(guardado.__file__).read_bytes()]
+    if not node or not FONTES_NPM.is_dir():
+        raise FaltaFerramenta("matematica.py: falta o Node 20 ou o node_modules/mathjax-full (as fórmulas são "
+                              "desenhadas no build): rode `npm ci` (o `make book` já faz isso).")
+    shutil.copytree(FONTES_NPM, saida / FONTES_SITE, dirs_exist_ok=True)
+    com_tex = sorted(rel for rel, texto in paginas.items() if not rel.startswith("_")
+                     and (_TEM_MATH.search(texto) or "\\(" in texto or "$$" in texto))
+    # cada página desenhada fica guardada pelo hash do HTML de entrada, do código e do MathJax
+    codigo = [Path(f).read_bytes() for f in (AQUI / "matematica.mjs", __file__, guardado.__file__)]
     versao_mj = (RAIZ / "node_modules" / "mathjax-full" / "package.json").read_bytes()
     chaves = {rel: guardado.chave("fórmulas", (saida / rel).read_bytes(), FONTES_SITE, versao_mj, *codigo)
-              for rel in paginas}
+              for rel in com_tex}
     formulas = {}   # página -> quantas fórmulas desenhadas
     faltam = []
-    for rel in paginas:
+    for rel in com_tex:
         feito = guardado.ler("formulas", chaves[rel])
         if feito is None:
             faltam.append(rel)
@@ -104,19 +71,3 @@ def desenhar(saida: Path) -> dict:
             guardado.guardar("formulas", chaves[rel], f"{formulas[rel]}\n".encode() + (saida / rel).read_bytes())
     com = {rel: n for rel, n in formulas.items() if n}
     return {"paginas": len(com), "formulas": sum(com.values()), "porPagina": com}
-
-
-def no_fim(app, exc):
-    if exc or app.builder.format != "html":
-        return
-    try:
-        desenhar(Path(app.outdir))
-    except FaltaFerramenta as e:
-        # como o pos_build.py: uma cópia do livro sem node_modules ainda sai (com o MathJax
-        # no navegador, se ele estiver lá); no `make book` o aviso vira erro (-W)
-        from sphinx.util import logging
-        logging.getLogger(__name__).warning(f"fórmulas não desenhadas no build: {e}")
-
-
-def setup(app):
-    app.connect("build-finished", no_fim)

@@ -1,31 +1,20 @@
-"""O tema do livro: tudo em português, console limpo, busca sem acento.
+"""O tema do livro: tudo em português, console limpo, busca sem acento, e o fim do build do site.
 
-- Opções do sphinx-book-theme que o `_config.yml` do Jupyter Book não deixa pôr sem
-  reescrever o dicionário inteiro (`TEMA`, somadas às que ele gera): texto da busca,
-  título do sumário da página, cabeçalho sem segunda busca; e o modo de cor padrão
-  (`html_context`).
-- Referências: itens da lista com role="listitem" (o docutils usa "doc-biblioentry").
-- Scripts em dobro: o sphinx-thebe (e o togglebutton) registram o mesmo `<script>` duas
-  vezes; o segundo `const THEBE_JS_URL` derruba a página com um erro no console.
-- Busca sem acento: o índice e a consulta passam pelo mesmo `sem_acento` antes do
-  radical (stemmer) do português, então "atencao" acha "atenção". Os trechos dos
-  resultados saem sem o LaTeX cru das fórmulas (`_static/tema.js`).
-
-- Rolagens: o tabindex de quem rola de lado é só do livro (`_static/tema.js`); a medida do
-  pydata-sphinx-theme, que forçava o layout da página inteira, sai do script dele.
-
-Os textos do pydata-sphinx-theme que faltam em pt_BR estão em `book/_locale` (sphinx.po);
-os do sphinx-book-theme sem catálogo, em `book/_templates`; o rótulo do sumário de
-impressão do layout.html é trocado no fim do build (`rotulos_do_layout`).
+Os textos do pydata-sphinx-theme que faltam em pt_BR estão em `book/_locale` (sphinx.po); os do
+sphinx-book-theme sem catálogo, em `book/_templates`; o resto é trocado aqui, no fim do build.
 """
 from __future__ import annotations
 
+import html as html_mod
+import json
+import re
 import unicodedata
 from pathlib import Path
 
 from sphinx.search.pt import SearchPortuguese
+from sphinx.util import logging
 
-TEMA = {
+TEMA = {  # as opções que o _config.yml do Jupyter Book não deixa pôr sem reescrever o dicionário
     "search_bar_text": "Buscar no livro…",
     "toc_title": "Nesta página",
     # o pydata 0.17 põe uma busca num cabeçalho acima do livro; a do menu lateral basta
@@ -37,8 +26,6 @@ def sem_acento(texto: str) -> str:
     """'atenção' -> 'atencao' (tira os sinais diacríticos, mantém as letras)."""
     decomposto = unicodedata.normalize("NFD", texto)
     return "".join(c for c in decomposto if not unicodedata.combining(c))
-
-
 
 
 def _js_minificado(nome: str) -> str:
@@ -63,9 +50,8 @@ class SearchPortuguesSemAcento(SearchPortuguese):
             "};\n")
 
     def stem(self, word: str) -> str:
-        # guardado por palavra: o índice pede o radical da mesma palavra milhares de vezes.
-        # Com o PyStemmer instalado (requirements.txt), o snowballstemmer usa o Snowball em C:
-        # os mesmos radicais (conferido em todas as palavras do livro), ~20 vezes mais rápido.
+        # guardado por palavra: o índice pede o radical da mesma palavra milhares de vezes
+        # (com o PyStemmer, o Snowball em C dá os mesmos radicais, ~20 vezes mais rápido)
         radicais = self.__dict__.setdefault("_radicais", {})
         if word not in radicais:
             radicais[word] = super().stem(sem_acento(word.lower()))
@@ -80,9 +66,8 @@ def opcoes_do_tema(app, config):
     config.html_context = {"default_mode": "auto", **(config.html_context or {})}
 
 
-# Scripts do tema e das extensões que esperam o DOM (DOMContentLoaded ou `_ready`) e por isso
-# podem sair com defer: na ordem de antes, mas sem parar a leitura do HTML nem o primeiro
-# desenho. O documentation_options.js fica como está: os <script> embutidos da página o usam.
+# Scripts que esperam o DOM: saem com defer, na mesma ordem (o documentation_options.js fica:
+# os <script> embutidos da página o usam).
 ADIAVEIS = {"doctools.js", "sphinx_highlight.js", "clipboard.min.js", "copybutton.js",
             "sphinx-book-theme.js", "togglebutton.js", "translations.js", "design-tabs.js"}
 
@@ -99,41 +84,31 @@ def _adiado(js):
 
 
 def ajustar_pagina(app, pagename, templatename, context, doctree):
+    """Cada <script> uma vez só (o sphinx-thebe e o togglebutton o registram duas), os adiáveis com defer."""
     vistos, unicos = set(), []
     for js in context.get("script_files", []):
-        # mesmo arquivo e mesmos atributos (o corpo de um script embutido é o atributo
-        # "body"); um script embutido aparece uma vez com filename None e outra com ""
+        # um script embutido (o corpo é o atributo "body") aparece com filename None e com ""
         chave = (str(getattr(js, "filename", js) or ""), tuple(sorted((getattr(js, "attributes", None) or {}).items())))
         if chave in vistos:
             continue
         vistos.add(chave)
         unicos.append(js)
-    # (na página da busca, o searchtools.js usa o doctools.js logo ao carregar: lá, nada muda)
+    # na página da busca, o searchtools.js usa o doctools.js logo ao carregar: lá, nada muda
     context["script_files"][:] = unicos if pagename == "search" else [_adiado(js) for js in unicos]
-    # A lista de referências do docutils é role="list" com itens role="doc-biblioentry",
-    # papel que o ARIA 1.2 aposentou: o axe acusa lista sem itens (aria-required-children).
+    # role="doc-biblioentry" (do docutils) foi aposentado pelo ARIA 1.2: o axe acusa lista sem itens
     if "body" in context and 'role="doc-biblioentry"' in context["body"]:
         context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
 
 
-def rotulos_do_layout(app, exc):
-    """O layout.html do sphinx-book-theme tem um rótulo fixo em inglês no sumário de
-    impressão (<nav aria-label="Page">); trocá-lo exigiria copiar o layout inteiro."""
-    if exc or app.builder.format != "html":
-        return
-    for html in Path(app.outdir).rglob("*.html"):
-        texto = html.read_text(encoding="utf-8")
-        if '<nav aria-label="Page">' in texto:
-            html.write_text(texto.replace('<nav aria-label="Page">', '<nav aria-label="Nesta página">'),
-                            encoding="utf-8")
-
-
-# --- Descrição da página (<meta name="description">) --------------------------------------
+DO_LIVRO = "Transformers: do texto ao próximo token"
 DESCRICOES_FIXAS = {  # páginas sem texto próprio (geradas pelo Sphinx)
-    "genindex": "Índice remissivo do livro Transformers: do texto ao próximo token.",
-    "search": "Busca no livro Transformers: do texto ao próximo token, com ou sem acentos.",
+    "genindex": f"Índice remissivo do livro {DO_LIVRO}.",
+    "search": f"Busca no livro {DO_LIVRO}, com ou sem acentos.",
 }
 TAMANHO_DESCRICAO = 200
+_TEX_PARA_TEXTO = {r"\times": "×", r"\sqrt": "√", r"\top": "ᵀ", r"\cdot": "·", r"\to": "→",
+                   r"\approx": "≈", r"\le": "≤", r"\ge": "≥", r"\infty": "∞", r"\sigma": "σ",
+                   r"\mu": "μ", r"\epsilon": "ε", r"\gamma": "γ", r"\beta": "β"}
 
 
 def _dentro_de_caixa(no):
@@ -152,15 +127,8 @@ def _dentro_de_caixa(no):
     return False
 
 
-_TEX_PARA_TEXTO = {r"\times": "×", r"\sqrt": "√", r"\top": "ᵀ", r"\cdot": "·", r"\to": "→",
-                   r"\approx": "≈", r"\le": "≤", r"\ge": "≥", r"\infty": "∞", r"\sigma": "σ",
-                   r"\mu": "μ", r"\epsilon": "ε", r"\gamma": "γ", r"\beta": "β"}
-
-
 def _texto_simples(no):
     """O texto de um nó, com as fórmulas em texto simples ($d = 4$ -> d = 4; \\times -> ×)."""
-    import re
-
     from docutils import nodes
 
     if isinstance(no, nodes.math):
@@ -172,8 +140,7 @@ def _texto_simples(no):
 
 
 def descricao_da_pagina(doctree, titulo):
-    """O título e o primeiro parágrafo de texto corrido da página (sem fórmulas), cortado numa
-    palavra perto de TAMANHO_DESCRICAO caracteres."""
+    """O título e o 1º parágrafo de texto corrido (fórmulas em texto), cortado numa palavra perto do TAMANHO."""
     from docutils import nodes
 
     texto = ""
@@ -191,21 +158,61 @@ def descricao_da_pagina(doctree, titulo):
 
 def meta_descricao(app, pagename, templatename, context, doctree):
     """Toda página ganha uma descrição em português (a do html_meta da página, se houver)."""
-    import html as _html
-
     metatags = context.get("metatags", "") or ""
     if 'name="description"' in metatags:
         return
-    titulo = _html.unescape(str(context.get("title", "")))
-    titulo = " ".join(__import__("re").sub(r"<[^>]+>", "", titulo).split())
+    titulo = html_mod.unescape(str(context.get("title", "")))
+    titulo = " ".join(re.sub(r"<[^>]+>", "", titulo).split())
     if pagename in DESCRICOES_FIXAS or doctree is None:
-        desc = DESCRICOES_FIXAS.get(pagename, f"{titulo}: uma página do livro Transformers: do texto ao próximo token.")
+        desc = DESCRICOES_FIXAS.get(pagename, f"{titulo}: uma página do livro {DO_LIVRO}.")
     else:
         desc = descricao_da_pagina(doctree, titulo)
-    context["metatags"] = metatags + f'\n<meta name="description" content="{_html.escape(desc, quote=True)}" />'
+    context["metatags"] = metatags + f'\n<meta name="description" content="{html_mod.escape(desc, quote=True)}" />'
 
 
-# --- Textos em inglês dos scripts de extensões (sphinx-togglebutton, sphinx-copybutton) ----
+# A busca põe primeiro a página que é sobre a palavra (o placar está em `_static/tema.js`).
+_CAIXA = re.compile(r'<div class="[^"]*\bpasso\b[^"]*">(.*?)</div>', re.S)
+_MATH = re.compile(r'<span class="math[^"]*">.*?</span>', re.S)
+_ENTREGA = re.compile(r"<li>(?:(?!</li>).)*?Entrega:(.*?)</li>", re.S)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def destaque(html: str) -> str:
+    """A 1ª frase (o resto diz para onde vai) da linha "Entrega" da caixa do passo, sem acento, ou ""."""
+    caixa = _CAIXA.search(html)
+    m = _ENTREGA.search(caixa.group(1)) if caixa else None
+    if not m:
+        return ""
+    texto = html_mod.unescape(_TAGS.sub(" ", _MATH.sub(" ", m.group(1))))
+    texto = re.split(r"(?<=\.)\s", texto.strip(), maxsplit=1)[0]
+    return " ".join(sem_acento(texto.lower()).split())
+
+
+def destaques_na_busca(saida: Path, paginas: dict) -> dict:
+    """Põe no searchindex.js o `livro_destaques` (página -> destaque) das `paginas` (caminho -> HTML)."""
+    indice = saida / "searchindex.js"
+    if not indice.exists():
+        return {}
+    texto = indice.read_text(encoding="utf-8")
+    pre, suf = "Search.setIndex(", ")"
+    if not (texto.startswith(pre) and texto.rstrip().endswith(suf)):
+        raise RuntimeError("tema.py: searchindex.js não tem a forma Search.setIndex({...})")
+    dados = json.loads(texto[len(pre):texto.rstrip().rindex(suf)])
+    destaques = {}
+    for nome in dados.get("docnames", []):
+        d = destaque(paginas.get(f"{nome}.html", ""))
+        if d:
+            destaques[nome] = d
+    dados["livro_destaques"] = destaques
+    indice.write_text(pre + json.dumps(dados, ensure_ascii=False, separators=(",", ":")) + suf, encoding="utf-8")
+    return destaques
+
+
+# Os scripts de _static com textos em inglês; e o tabindex das rolagens, que o pydata-sphinx-theme
+# mede com um layout forçado da página inteira (dev/MEDIDAS.md) e o tema.js do livro já põe: a conta
+# vira espaços do mesmo tamanho (o mapa de fontes segue certo).
+CONTA_DO_TEMA = "e.tabIndex=e.scrollWidth>e.clientWidth||e.scrollHeight>e.clientHeight?0:-1"
+SEM_CONTA = "void 0".ljust(len(CONTA_DO_TEMA))
 TROCAS_NOS_SCRIPTS = {
     "togglebutton.js": [('aria-label="Toggle hidden content"',
                          'aria-label="Mostrar ou esconder o conteúdo"')],
@@ -213,48 +220,53 @@ TROCAS_NOS_SCRIPTS = {
                        "const messages = {\n  'pt-BR': {\n    'copy': 'Copiar',\n"
                        "    'copy_to_clipboard': 'Copiar para a área de transferência',\n"
                        "    'copy_success': 'Copiado!',\n    'copy_failure': 'Não foi possível copiar',\n  },\n")],
+    "scripts/pydata-sphinx-theme.js": [(CONTA_DO_TEMA, SEM_CONTA)],
 }
 
 
-def scripts_em_portugues(app, exc):
-    """Os dois scripts escrevem rótulos fixos em inglês (o togglebutton não tem opção para o
-    aria-label; o copybutton não tem pt-BR): troca-os no _static do site."""
-    if exc or app.builder.format != "html":
-        return
+def trocas_nos_scripts(static: Path):
+    """Cada troca uma vez (o build incremental acha o script já trocado); a que não acha o que trocar derruba."""
     for nome, trocas in TROCAS_NOS_SCRIPTS.items():
-        arq = Path(app.outdir) / "_static" / nome
+        arq = static / nome
         if not arq.exists():
             continue
         texto = arq.read_text(encoding="utf-8")
         for velho, novo in trocas:
             if novo not in texto:
                 texto = texto.replace(velho, novo)
+            if novo not in texto:
+                raise RuntimeError(f"tema.py: {nome} mudou; atualize TROCAS_NOS_SCRIPTS")
         arq.write_text(texto, encoding="utf-8")
 
 
-# --- O tabindex das rolagens, que o pydata-sphinx-theme mede com um layout forçado -----------
-# No DOMContentLoaded e de novo no load, o tema lê scrollWidth de cada <pre> e de cada saída de
-# célula para pôr tabindex 0 (rola) ou -1: cada leitura refaz o layout da página inteira, e isso
-# era a maior tarefa longa do bloco no Lighthouse (TBT 275–372 ms; nota 88–91). O livro já faz
-# o mesmo em tema.js (marcarEm: só o que rola de verdade, e cada seção quando chega perto da
-# tela). O corpo da conta do tema vira espaços do mesmo tamanho: o mapa de fontes segue certo.
-CONTA_DO_TEMA = "e.tabIndex=e.scrollWidth>e.clientWidth||e.scrollHeight>e.clientHeight?0:-1"
-SEM_CONTA = "void 0".ljust(len(CONTA_DO_TEMA))
-
-
-def tabindex_so_no_livro(app, exc):
-    """Tira do pydata-sphinx-theme.js a medida das rolagens (o livro a faz em tema.js)."""
+def no_fim(app, exc):
+    """build-finished: um passe pelas páginas; depois os scripts, a busca, os ícones, as fórmulas e as figuras."""
     if exc or app.builder.format != "html":
         return
-    arq = Path(app.outdir) / "_static" / "scripts" / "pydata-sphinx-theme.js"
-    if not arq.exists():
-        return
-    texto = arq.read_text(encoding="utf-8")
-    if texto.count(CONTA_DO_TEMA) == 1:
-        arq.write_text(texto.replace(CONTA_DO_TEMA, SEM_CONTA), encoding="utf-8")
-    elif "{" + SEM_CONTA + "}" not in texto:
-        raise RuntimeError("tema.py: a medida das rolagens mudou no pydata-sphinx-theme.js; "
-                           "atualize CONTA_DO_TEMA (tabindex_so_no_livro)")
+    from . import figuras, icones, matematica
+
+    saida = Path(app.outdir)
+    paginas = {}
+    for arq in saida.rglob("*.html"):
+        rel = arq.relative_to(saida).as_posix()
+        texto = arq.read_text(encoding="utf-8")
+        # o layout.html do sphinx-book-theme tem o rótulo fixo em inglês
+        novo = icones.sem_script(texto.replace('<nav aria-label="Page">', '<nav aria-label="Nesta página">'))
+        if not rel.startswith("_"):
+            novo = matematica.sem_scripts_mathjax(novo)
+        if novo != texto:
+            arq.write_text(novo, encoding="utf-8")
+        paginas[rel] = novo
+    trocas_nos_scripts(saida / "_static")
+    destaques_na_busca(saida, paginas)
+    icones.aplicar(saida, paginas.values())
+    try:
+        matematica.desenhar(saida, paginas)
+    except matematica.FaltaFerramenta as e:
+        # uma cópia do livro sem node_modules ainda sai; no `make book` o aviso vira erro (-W)
+        logging.getLogger(__name__).warning(f"fórmulas não desenhadas no build: {e}")
+    if app.builder.name == "html":
+        figuras.aplicar(saida)
 
 
 REDIRECIONA = """<!DOCTYPE html>
@@ -272,11 +284,9 @@ REDIRECIONA = """<!DOCTYPE html>
 
 
 def pagina_da_raiz(app, exc):
-    """O index.html da raiz: o redirecionamento para a 1ª página, em HTML válido e com o ícone
-    do livro (o do sphinx-external-toc é só o <meta>, e o navegador pedia um /favicon.ico)."""
+    """O index.html da raiz redireciona em HTML válido, com o ícone (sem ele o navegador pede o /favicon.ico)."""
     if exc or app.builder.format != "html" or app.config.root_doc == "index":
         return
-    import html as html_mod
     icone = Path(str(app.config.html_favicon or "")).name
     Path(app.outdir, "index.html").write_text(REDIRECIONA.format(
         destino=f"{app.config.root_doc}.html", titulo=html_mod.escape(app.config.html_title or app.config.project),
@@ -286,14 +296,10 @@ def pagina_da_raiz(app, exc):
 def setup(app):
     # antes do sphinx-external-toc (prioridade 500), que só escreve o index.html se ele não existe
     app.connect("build-finished", pagina_da_raiz, priority=400)
-    from . import linhas
-    linhas.setup(app)
     app.add_search_language(SearchPortuguesSemAcento)
     app.connect("config-inited", opcoes_do_tema)
     # cedo: os scripts em dobro já estão no contexto quando a página começa
     app.connect("html-page-context", ajustar_pagina, priority=100)
-    app.connect("build-finished", rotulos_do_layout)
     app.connect("html-page-context", meta_descricao)
-    app.connect("build-finished", scripts_em_portugues)
-    app.connect("build-finished", tabindex_so_no_livro)
+    app.connect("build-finished", no_fim)
     app.add_js_file("tema.js", loading_method="defer")
