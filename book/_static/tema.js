@@ -104,7 +104,7 @@
 
   // O placar (Scorer.score, o gancho do Sphinx): primeiro a página cujo título tem a palavra,
   // depois a que a entrega (a 1ª frase da linha "Entrega" da caixa do passo, ver
-  // livro_ext/tema/busca.py), depois a que tem uma seção com ela no título (quanto mais curto o
+  // livro_ext/tema/tema.py), depois a que tem uma seção com ela no título (quanto mais curto o
   // título, mais perto).
   function prepararPlacar() {
     if (typeof Scorer === "undefined") return;
