@@ -204,9 +204,9 @@ class Conversor:
             data = self.pega(arg)
             if data is None:
                 return [f"**[{arg}?]**"]
-            figura = nome == "glue:figure"
-            legenda = self.inline(legenda) if figura else ""
-            img = imagem(data, op.get("alt", "")) if figura else None
+            e_figura = nome == "glue:figure"
+            legenda = self.inline(legenda) if e_figura else ""
+            img = imagem(data, op.get("alt", "")) if e_figura else None
             return ["", img or self.valor_any(data, inline=False), "", *([f"*{legenda}*", ""] if legenda else [])]
         if nome == "math":
             return ["", "$$", *conteudo, "$$", ""]
