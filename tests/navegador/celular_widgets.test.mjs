@@ -2,28 +2,15 @@
 // tabelas dos widgets do passo 3 (qkv) e do passo 7 (proximo) cabem na caixa, e toda caixa que
 // ainda rolar de lado é alcançável pelo teclado (tabindex, o que o axe pede:
 // scrollable-region-focusable). Carrega o Pyodide: precisa do site pronto (make book).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede, rolarAte } from "./chromium.mjs";
+import { abrirSite } from "./servidor.mjs";
+import { bloquearRede, rolarAte } from "./chromium.mjs";
 
-const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const ESPERA = 90_000;
 
 let navegador, servidor;
-before(async () => {
-  assert.ok(existsSync(join(HTML, "book", "index.html")), `site ausente em ${HTML}: rode \`make book\``);
-  servidor = await servir(HTML);
-  navegador = await launch();
-});
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar();
-});
+abrirSite((s) => ({ navegador, servidor } = s));
 
 // No navegador: as tabelas da saída do widget que passam da caixa e as caixas que rolam sem tabindex.
 function medir(el) {

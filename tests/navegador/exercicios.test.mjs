@@ -4,41 +4,32 @@
 // Enter confere), vê o data-veredito, o diagnóstico de um erro típico, a mensagem de uma
 // entrada hostil, "outra versão" trocando o enunciado, o progresso no localStorage (e o
 // apagar), o resumo na abertura e, sem JavaScript, o enunciado e a resposta no dropdown.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede, rolarAte } from "./chromium.mjs";
+import { abrirSite } from "./servidor.mjs";
+import { bloquearRede, rolarAte } from "./chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
 const ESPERA = 90_000;
 const DO_TEMA = [/THEBE_JS_URL/, /invalid theme mode/i];
 
 let navegador, servidor, contexto, ref;
 
-before(async () => {
-  assert.ok(existsSync(join(HTML, "_static", "exercicios.js")), `site sem exercícios em ${HTML}: rode \`make book\``);
+abrirSite(async (s) => {
+  ({ navegador, servidor } = s);
   // o gabarito e um erro típico de tokens-1, calculados na hora pelo CPython (nada copiado aqui)
   ref = JSON.parse(execFileSync(PYTHON, ["-c", [
     "import json; from livro.exercicios import versao",
     "v = versao('tokens-1'); e = v.erros[0]",
     "print(json.dumps({'certo': v.resposta_txt, 'erro': v.texto(e.valor), 'nome': e.nome}))"].join("\n")],
   { encoding: "utf8" }));
-  servidor = await servir(HTML);
-  navegador = await launch();
   contexto = await navegador.newContext({ viewport: { width: 1280, height: 900 } });
   await bloquearRede(contexto);
-});
-
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar();
-});
+}, { arquivo: join("_static", "exercicios.js") });
 
 async function abrir(caminho, ctx = contexto) {
   const pg = await ctx.newPage();

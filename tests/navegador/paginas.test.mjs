@@ -11,16 +11,15 @@
 // - nenhum texto do tema em inglês; um campo de busca só; foco visível no teclado;
 // - a busca acha "atenção" digitando "atencao" e os trechos não mostram LaTeX cru.
 // As falhas dizem página, elemento e largura. Fotos das páginas em LIVRO_FOTOS=pasta.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
+import { abrirSite, HTML } from "./servidor.mjs";
+import { bloquearRede } from "./chromium.mjs";
 
 const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const AXE = join(RAIZ, "node_modules", "axe-core", "axe.min.js");
 const FOTOS = process.env.LIVRO_FOTOS || "";
 const PARALELO = Number(process.env.LIVRO_PARALELO || 2);
@@ -52,19 +51,12 @@ function acharPaginas(pasta) {
   }
 }
 
-before(async () => {
-  assert.ok(existsSync(join(HTML, "book", "index.html")), `site ausente em ${HTML}: rode \`make book\``);
+abrirSite((s) => {
+  ({ navegador, servidor } = s);
   assert.ok(existsSync(AXE), "falta node_modules/axe-core");
   acharPaginas(HTML);
   paginas.sort();
   if (FOTOS) mkdirSync(FOTOS, { recursive: true });
-  servidor = await servir(HTML);
-  navegador = await launch();
-});
-
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar();
 });
 
 // Roda `fn` para cada página, no máximo PARALELO de cada vez.

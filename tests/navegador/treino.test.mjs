@@ -1,15 +1,12 @@
 // O widget "treino" no Chromium: o laço ao vivo de book/_static/widgets/treino.js (começar anda
 // sozinho, pausar para, recomeçar volta ao passo 0) e o primeiro estado igual ao do build.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { servir } from "./servidor.mjs";
-import { launch, bloquearRede } from "./chromium.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { abrirSite, HTML } from "./servidor.mjs";
+import { bloquearRede } from "./chromium.mjs";
 
-const RAIZ = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const HTML = resolve(process.env.LIVRO_HTML || join(RAIZ, "_build", "html"));
 const ESPERA = 120_000; // carregar o Pyodide numa máquina ocupada
 
 let navegador, servidor, pg;
@@ -17,10 +14,8 @@ const passo = async () => Number(/Passo (\d+) de/.exec(await pg.locator("#widget
 const livre = () => pg.waitForFunction(() => document.querySelector("#widget-treino").dataset.ocupado === "0",
   null, { timeout: ESPERA });
 
-before(async () => {
-  assert.ok(existsSync(join(HTML, "book", "treino.html")), `sem ${HTML}/book/treino.html: rode make book`);
-  servidor = await servir(HTML);
-  navegador = await launch();
+abrirSite(async (s) => {
+  ({ navegador, servidor } = s);
   const ctx = await navegador.newContext();
   await bloquearRede(ctx);
   pg = await ctx.newPage();
@@ -29,12 +24,7 @@ before(async () => {
   await pg.waitForFunction(() => /Pronto/.test(document.querySelector("#widget-treino .lw-status").textContent),
     null, { timeout: ESPERA });
   await livre();
-});
-
-after(async () => {
-  await navegador?.close();
-  await servidor?.fechar?.();
-});
+}, { arquivo: join("book", "treino.html") });
 
 test("o primeiro estado no navegador é o do build (o texto da saída)", async () => {
   const build = readFileSync(join(HTML, "book", "treino.html"), "utf8");
