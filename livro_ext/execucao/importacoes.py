@@ -127,7 +127,7 @@ def fecho(codigos, pasta: Path, inicio=()) -> tuple[dict[str, Path], dict[str, s
                 continue
             arq = arquivo(sub, pasta)
             if arq is None:
-                if certo or k < len(partes):        # o último de um `from a import b` pode ser um nome
+                if certo:               # o b de `from a import b` pode ser um nome de a, não um módulo
                     fora.setdefault(sub, set()).add(quem)
                 break
             achados[sub] = arq
