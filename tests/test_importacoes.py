@@ -13,7 +13,6 @@ import pytest
 
 from livro_ext.execucao import chave_cache, guardado, importacoes
 from livro_ext.tema import icones
-from livro_ext.widgets import navegador
 from livro_ext.notebooks import notebooks
 from livro_ext.trava import razao_pagina
 from livro_ext.execucao.importacoes import Importacao
@@ -79,11 +78,14 @@ def test_cada_peca_ve_o_seu_recorte():
     assert notebooks.modulos_externos([CODIGO]) == {
         "numpy", "plano_b", "depois_do_try", "sempre", "sem_tratar_import", "dentro_de_funcao",
         "pedido", "num_caso"}
-    # o navegador quer o nome inteiro, e o submódulo de `from livro import x` quando existe
-    nomes = navegador.imports(CODIGO, "livro.paginas")
-    assert {"livro", "livro.brinquedo", "livro.formato", "livro.vizinho", "os.path", "opcional_a"} <= nomes
-    assert "livro.formato.num" not in navegador.imports("from livro.formato import num")
-    assert "pedido.pelo_nome" not in nomes     # find_spec não é um import do código
+    # o fecho (a chave do cache e o navegador): o submódulo de `from livro import x` quando existe, os de
+    # fora pelo nome de cima; find_spec não é um import do código, e o relativo sem pacote fica de fora
+    modulos, fora = importacoes.fecho([CODIGO], RAIZ / "lab")
+    assert {"livro", "livro.brinquedo", "livro.formato"} <= set(modulos)
+    assert {"os", "numpy", "opcional_a", "plano_b", "dentro_de_funcao"} <= set(fora)
+    assert not {"pedido", "vizinho", "os.path"} & set(fora)
+    modulos, fora = importacoes.fecho(["from livro.formato import num"], RAIZ / "lab")
+    assert "livro.formato.num" not in modulos and "livro.formato.num" not in fora
     # a chave do cache de execução: os módulos de lab/ importados, direta ou indiretamente
     arquivos = chave_cache.modulos_do_lab(["from livro import paginas"])
     assert RAIZ / "lab" / "livro" / "formato.py" in arquivos   # paginas.py importa o formatador
@@ -119,12 +121,18 @@ def test_subconjunto_dos_icones_guardado_tem_os_mesmos_bytes(nome, tmp_path, mon
     assert len(list((tmp_path / "cache" / "livro-icones").iterdir())) == 1
 
 
-def test_um_resolvedor_para_a_chave_do_cache_e_o_navegador():
-    """importacoes.importados separa os módulos dos `from a import b` (b pode ser módulo ou não);
-    a chave do cache fica com os dois, o navegador só com os b que são arquivos de livro."""
+def test_um_resolvedor_para_a_chave_do_cache_e_o_navegador(tmp_path):
+    """importacoes.importados marca o que é com certeza um módulo (o `c` de `from a import c` pode ser um
+    nome); o fecho, que a chave do cache e o navegador usam, segue os dois pela pasta."""
     codigo = "from . import a\nfrom .b import c\nfrom .f import *\nimport d.e\nfrom ... import longe\n"
-    assert importacoes.importados(codigo, "p.q") == ({"p.q", "p.q.b", "p.q.f", "d.e"}, {"p.q.a", "p.q.b.c"})
-    assert importacoes.importados(codigo) == ({"d.e"}, set())      # relativos sem pacote: nada
-    assert chave_cache._importados(codigo, "p.q") == {"p.q", "p.q.b", "p.q.f", "d.e", "p.q.a", "p.q.b.c"}
-    assert navegador.imports("from livro import brinquedo, nao_e_modulo\nimport math\n") == {
-        "livro", "livro.brinquedo", "math"}
+    assert set(importacoes.importados(codigo, "p.q")) == {
+        ("p.q", True), ("p.q.a", False), ("p.q.b", True), ("p.q.b.c", False), ("p.q.f", True), ("d.e", True)}
+    assert importacoes.importados(codigo) == (("d.e", True),)      # relativos sem pacote: nada
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "__init__.py").write_text("from . import um_nome, m\nimport externo.x\n")
+    (tmp_path / "p" / "m.py").write_text("from p.falta import y\n")
+    modulos, fora = importacoes.fecho(["import p"], tmp_path)
+    assert modulos == {"p": tmp_path / "p" / "__init__.py", "p.m": tmp_path / "p" / "m.py"}
+    assert fora == {"externo": {"p"}, "p.falta": {"p.m"}}
+    assert chave_cache.modulos_do_lab(["from p import m"], tmp_path) == [tmp_path / "p" / "__init__.py",
+                                                                        tmp_path / "p" / "m.py"]

@@ -127,6 +127,11 @@ def test_navegador_recusa_um_widget_que_importa_numpy(monkeypatch, tmp_path):
         navegador.modulos_navegador()
 
 
+def test_navegador_recusa_um_modulo_de_livro_que_nao_existe():
+    with pytest.raises(navegador.ErroNavegador, match=r"a página importa livro\.nao_existe, que não existe"):
+        navegador.arquivos_do_pacote(["import livro.nao_existe"])
+
+
 def test_fecho_com_imports_relativos_e_dados(monkeypatch, tmp_path):
     pacote = tmp_path / "livro"
     (pacote / "sub").mkdir(parents=True)

@@ -38,7 +38,7 @@ class App:
 def zigoto_ligado(monkeypatch):
     """O zigoto partido já na fase do teste: o pytest muda PYTEST_CURRENT_TEST entre as fases,
     e o zigoto recusa (com razão) um ambiente diferente do seu."""
-    for k in ("JUPYTER_PATH", zigoto.VARIAVEL, zigoto.DONO):
+    for k in ("JUPYTER_PATH", zigoto.VARIAVEL):
         monkeypatch.delenv(k, raising=False)
     app = App()
     app.liga = lambda: zigoto.ligar(app)
@@ -176,9 +176,9 @@ def test_pedido_estragado_nao_derruba_o_zigoto(zigoto_ligado):
     limite = time.monotonic() + 10
     while not os.path.exists(caminho) and time.monotonic() < limite:
         time.sleep(0.05)
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
         s.connect(caminho)
-        s.sendall(b"isto nao e json\n")
+        s.sendall(b"isto nao e json")
         assert s.recv(100) == b""               # sem resposta: o lançador partiria do zero
     with _kernel() as (km, kc):                 # e o próximo kernel ainda nasce do zigoto
         _, pai = _roda(kc, "import os; print(os.getppid())")
@@ -210,3 +210,29 @@ def test_o_build_liga_o_zigoto():
     app = mock.MagicMock()          # aceita todo add_directive, add_config_value... das peças
     livro.setup(app)
     assert mock.call("builder-inited", zigoto.ligar) in app.connect.call_args_list
+
+
+def test_o_zigoto_sai_quando_o_build_morre(monkeypatch):
+    """O stdin do zigoto é a vida do build: um build morto sem o build-finished não deixa o zigoto vivo."""
+    import subprocess
+    import sys
+
+    monkeypatch.delenv(zigoto.VARIAVEL, raising=False)
+    codigo = ("import os, time\nfrom livro_ext.execucao import zigoto\n"
+              "class App:\n    def connect(self, *_): pass\n"
+              "zigoto.ligar(App())\nprint(os.environ[zigoto.VARIAVEL], flush=True)\ntime.sleep(60)\n")
+    build = subprocess.Popen([sys.executable, "-c", codigo], stdout=subprocess.PIPE, text=True)
+    assert os.path.isdir(build.stdout.readline().strip())
+    filho = int(Path(f"/proc/{build.pid}/task/{build.pid}/children").read_text().split()[0])
+    build.kill()
+    build.wait()
+
+    def vivo():
+        try:
+            return Path(f"/proc/{filho}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+    limite = time.monotonic() + 10
+    while vivo() and time.monotonic() < limite:
+        time.sleep(0.05)
+    assert not vivo()

@@ -1,25 +1,12 @@
-"""A chave do cache de execução inclui o código de lab/ que a página importa.
-
-Com `execute_notebooks: cache` (o padrão para quem escreve), o jupyter-cache só roda de
-novo uma página cujo código mudou; mas ele só compara as células, e uma mudança em
-`lab/formato.py` deixaria números velhos. Por isso, ao ler cada página executável
-(evento source-read), esta peça acrescenta ao fim dela uma célula escondida, só com um
-comentário: o hash dos módulos de lab/ que a página importa, direta ou indiretamente
-(achados pelos `import` do código, resolvidos nas pastas de lab/ sem importar nada).
-Mudou um deles, mudou a célula, e o cache roda a página de novo.
-
-No CI e nos deploys (variável de ambiente CI definida, como no GitHub Actions) a
-execução é sempre `force`: o site publicado nunca sai do cache. `LIVRO_EXECUCAO=force`
-(ou `cache`) escolhe o modo à mão: `make book LIVRO_EXECUCAO=force`.
-"""
+"""A chave do cache de execução inclui o código de lab/ que a página importa (o porquê está no `_config.yml`);
+no CI, a execução é sempre `force`."""
 from __future__ import annotations
 
 import hashlib
-import importlib.machinery
 import os
 from pathlib import Path
 
-from .importacoes import importados
+from .importacoes import fecho
 from .myst import Bloco, opcoes, pedacos
 
 RAIZ = Path(__file__).resolve().parents[2]
@@ -27,62 +14,20 @@ LAB = RAIZ / "lab"
 TAG = "chave-do-cache"
 
 
-def _importados(codigo: str, pacote: str = "") -> frozenset[str]:
-    """Os nomes que `codigo` importa ("a.b", e "a.b.c" para `from a.b import c`: quem não é
-    módulo, o _acha deixa de fora). pacote: o pacote do módulo (para os imports relativos).
-    Guardado em importacoes.importados: os mesmos módulos de lab/ aparecem em toda página."""
-    modulos, talvez = importados(codigo, pacote)
-    return modulos | talvez
-
-
-def _acha(nome: str, raizes: list[str]):
-    """O spec de `nome` procurado só em `raizes` (e nos pacotes achados lá), sem importar nada."""
-    spec, caminhos = None, raizes
-    partes = nome.split(".")
-    for k in range(len(partes)):
-        if caminhos is None:
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(".".join(partes[:k + 1]), caminhos)
-        if spec is None:
-            return None
-        caminhos = list(spec.submodule_search_locations or []) or None
-    return spec
-
-
 def modulos_do_lab(codigos: list[str], lab: Path = LAB) -> list[Path]:
     """Os arquivos .py de `lab` que os códigos importam, direta ou indiretamente (ordenados)."""
-    lab = lab.resolve()
-    raizes = [str(lab)]
-    achados: dict[Path, str] = {}
-    fila = [(nome, "") for c in codigos for nome in _importados(c)]
-    while fila:
-        nome, pacote = fila.pop()
-        spec = _acha(nome, raizes)
-        if spec is None or not spec.origin or not spec.has_location:
-            continue
-        arq = Path(spec.origin).resolve()
-        if lab not in arq.parents or arq in achados or arq.suffix != ".py":
-            continue
-        pacote = spec.name if spec.submodule_search_locations else spec.name.rpartition(".")[0]
-        achados[arq] = pacote
-        # um submódulo carrega os __init__ dos pacotes acima dele
-        partes = spec.name.split(".")
-        fila += [(".".join(partes[:k]), "") for k in range(1, len(partes))]
-        fila += [(n, pacote) for n in _importados(arq.read_text(encoding="utf-8"), pacote)]
-    return sorted(achados)
+    return sorted(fecho(codigos, lab.resolve())[0].values())
 
 
 def codigos_da_pagina(texto: str) -> list[str]:
     """O código das células `{code-cell}` de uma página MyST."""
-    codigos = []
-    for p in pedacos(texto.splitlines()):
-        if isinstance(p, Bloco) and p.nome == "code-cell":
-            codigos.append("\n".join(opcoes(p.corpo)[1]))
-    return codigos
+    return ["\n".join(opcoes(p.corpo)[1]) for p in pedacos(texto.splitlines())
+            if isinstance(p, Bloco) and p.nome == "code-cell"]
 
 
 def celula(texto: str, lab: Path = LAB) -> str:
     """A célula escondida com o hash dos módulos de lab/ que a página usa ("" se nenhum)."""
+    lab = lab.resolve()
     arquivos = modulos_do_lab(codigos_da_pagina(texto), lab)
     if not arquivos:
         return ""
@@ -124,14 +69,11 @@ def no_config(app, config):
 
 
 def completa_executado(app, doctree):
-    """doctree-read: o notebook de jupyter_execute/ de uma página tirada do cache ganha as saídas.
-
-    (O myst-nb 1.4, no modo cache, escreve lá o notebook lido, sem as saídas do cache; a trava
-    de números e o notebook para baixar leem esse arquivo.)"""
-    if getattr(app.env, "mystnb_config", None) is None or app.env.mystnb_config.execution_mode != "cache":
-        return
+    """doctree-read: o notebook de jupyter_execute/ de uma página tirada do cache ganha as saídas (o
+    myst-nb 1.4 escreve lá o notebook sem elas; a trava e o notebook para baixar o leem)."""
+    config = getattr(app.env, "mystnb_config", None)
     caminho = Path(app.outdir).parent / "jupyter_execute" / (app.env.docname + ".ipynb")
-    if not caminho.is_file():
+    if config is None or config.execution_mode != "cache" or not caminho.is_file():
         return
     import nbformat
     from jupyter_cache import get_cache
@@ -139,7 +81,7 @@ def completa_executado(app, doctree):
     nb = nbformat.read(caminho, as_version=4)
     if any(c.get("outputs") for c in nb.cells if c.cell_type == "code"):
         return  # executado agora: já tem as saídas
-    pasta = app.env.mystnb_config.execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"
+    pasta = config.execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"
     try:
         _, completo = get_cache(str(pasta)).merge_match_into_notebook(nb)
     except KeyError:

@@ -1,18 +1,5 @@
-"""Resultados do build guardados pelo hash de tudo o que entra neles.
-
-Alguns passos do build dão sempre a mesma saída para a mesma entrada e custam CPU: o gzip -9
-do runtime do Pyodide, o pyodide-build (a roda, o lock e a biblioteca padrão compilados), o
-MathJax no Node (as fórmulas de cada página), a varredura das páginas para a página de
-números (razao_pagina.py) e o subconjunto das fontes de ícones (icones.py). Cada um guarda a saída
-em `node_modules/.cache/livro-<tipo>/`, com o nome do sha256 da entrada: o mesmo código,
-os mesmos bytes de saída (build reprodutível), então um resultado guardado nunca é velho.
-A chave inclui o código que produz a saída (este arquivo e o do passo): mudou o código,
-muda a chave.
-
-O `make bench` apaga `_build`, não este cache: ele mede o build de quem escreve o livro.
-`LIVRO_SEM_GUARDADO=1` ignora o cache (lê nada, guarda nada), para medir um build do zero;
-o CI parte de um clone novo, sem cache.
-"""
+"""Saídas do build guardadas em `node_modules/.cache/livro-<tipo>/` pelo sha256 de tudo o que entra nelas
+(o código incluído); `LIVRO_SEM_GUARDADO=1` as ignora. Ver o CONTRIBUINDO.md e o dev/MEDIDAS.md."""
 from __future__ import annotations
 
 import contextlib
@@ -20,8 +7,7 @@ import hashlib
 import os
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parents[2]
-PASTA = RAIZ / "node_modules" / ".cache"
+PASTA = Path(__file__).resolve().parents[2] / "node_modules" / ".cache"
 MAXIMO = 64          # arquivos por tipo; os menos usados saem primeiro
 
 
@@ -30,8 +16,7 @@ def ligado() -> bool:
 
 
 def chave(*partes) -> str:
-    """O sha256 das partes (bytes ou texto), cada uma com o seu tamanho na frente: duas
-    listas diferentes nunca dão a mesma chave."""
+    """O sha256 das partes (bytes ou texto), cada uma com o seu tamanho na frente (nunca duas listas, uma chave)."""
     h = hashlib.sha256()
     for p in partes:
         b = p if isinstance(p, bytes) else str(p).encode("utf-8")
@@ -41,15 +26,13 @@ def chave(*partes) -> str:
 
 
 def ler(tipo: str, k: str) -> bytes | None:
-    if not ligado():
-        return None
     arq = PASTA / f"livro-{tipo}" / k
-    try:
-        dados = arq.read_bytes()
-        os.utime(arq)            # usado agora: sai por último
-        return dados
-    except OSError:
-        return None
+    with contextlib.suppress(OSError):
+        if ligado():
+            dados = arq.read_bytes()
+            os.utime(arq)            # usado agora: sai por último
+            return dados
+    return None
 
 
 def guardar(tipo: str, k: str, dados: bytes) -> None:

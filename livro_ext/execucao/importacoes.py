@@ -1,21 +1,17 @@
-"""Os imports de um código Python, lidos com `ast` (sem rodar nada): um só leitor para o build.
+"""Os imports de um código Python, lidos com `ast` (sem rodar nada), e o fecho deles numa pasta: o
+único leitor e o único resolvedor do build (a chave do cache, o navegador, os notebooks e o Colab).
 
-Três peças do build perguntam o que um código importa: a chave do cache de execução
-(chave_cache.py), o que vai para o navegador e para os notebooks (navegador.py) e o que o
-Colab precisa instalar (notebooks.py). Cada uma lia e percorria a árvore do mesmo código (as
-células das páginas e os módulos de lab/, que se repetem em toda página). Agora as três
-leem daqui, e cada código é lido uma vez por build.
-
-    >>> [(i.tipo, i.modulo, i.nomes, i.nivel, i.opcional) for i in importacoes(
-    ...     "import a.b, c\\nfrom .d import e\\n%matplotlib inline\\n"
-    ...     "try:\\n    import f\\nexcept ImportError:\\n    pass\\n"
-    ...     "importlib.util.find_spec('g.h')")]
-    [('import', 'a.b', (), 0, False), ('import', 'c', (), 0, False), ('from', 'd', ('e',), 1, False), ('import', 'f', (), 0, True), ('find_spec', 'g.h', (), 0, False)]
+    >>> codigo = "%matplotlib inline\\nimport a.b\\ntry:\\n    from .c import d\\nexcept ImportError:\\n    pass\\n"
+    >>> [(i.tipo, i.modulo, i.nomes, i.nivel, i.opcional) for i in importacoes(codigo)]
+    [('import', 'a.b', (), 0, False), ('from', 'c', ('d',), 1, True)]
+    >>> importados(codigo, "p")
+    (('a.b', True), ('p.c', True), ('p.c.d', False))
 """
 from __future__ import annotations
 
 import ast
 import functools
+from pathlib import Path
 from typing import NamedTuple
 
 # os erros cujo tratamento faz de um import um import opcional (o código segue sem ele)
@@ -31,8 +27,7 @@ class Importacao(NamedTuple):
 
 
 def _arvore(codigo: str):
-    """O código como árvore (ou None, se não é Python); as linhas de mágica do IPython (%, !)
-    viram comentário."""
+    """O código como árvore (ou None, se não é Python); as mágicas do IPython (%, !) viram comentário."""
     linhas = [("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines()]
     try:
         return ast.parse("\n".join(linhas))
@@ -42,12 +37,8 @@ def _arvore(codigo: str):
 
 def _trata_import(no: ast.Try) -> bool:
     """Se um `try` trata ImportError (ou um erro mais geral que ele)."""
-    nomes = set()
-    for h in no.handlers:
-        for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]):
-            if isinstance(t, ast.Name):
-                nomes.add(t.id)
-    return bool(nomes & TRATA_IMPORT)
+    tipos = [t for h in no.handlers for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])]
+    return any(isinstance(t, ast.Name) and t.id in TRATA_IMPORT for t in tipos)
 
 
 def _comandos(corpo, opcional, saida):
@@ -61,15 +52,13 @@ def _comandos(corpo, opcional, saida):
             if isinstance(filhos, list):
                 # só o corpo do `try` é opcional; o `else` e o `finally` rodam de qualquer jeito
                 _comandos(filhos, dentro if campo == "body" else opcional, saida)
-        for h in getattr(no, "handlers", None) or []:
-            _comandos(h.body, opcional, saida)
-        for caso in getattr(no, "cases", None) or []:
-            _comandos(caso.body, opcional, saida)
+        for bloco in [*getattr(no, "handlers", ()), *getattr(no, "cases", ())]:     # os `except` e os `case`
+            _comandos(bloco.body, opcional, saida)
 
 
 @functools.lru_cache(maxsize=None)
 def importacoes(codigo: str) -> tuple[Importacao, ...]:
-    """Os imports de `codigo`, na ordem do texto (guardado pelo texto: o mesmo código, a mesma resposta)."""
+    """Os imports de `codigo`, na ordem do texto (guardado pelo texto: cada código é lido uma vez por build)."""
     raiz = _arvore(codigo)
     if raiz is None:
         return ()
@@ -96,31 +85,52 @@ def importacoes(codigo: str) -> tuple[Importacao, ...]:
     return tuple(i for _, i in achados)
 
 
-def relativo(imp: Importacao, pacote: str) -> str | None:
-    """O nome absoluto do módulo de um `from` (resolvendo os pontos a partir de `pacote`, o pacote
-    de quem importa); None num import relativo sem pacote."""
-    if not imp.nivel:
-        return imp.modulo
-    if not pacote:
-        return None
-    partes = pacote.split(".")
-    partes = partes[:len(partes) - (imp.nivel - 1)]
-    return ".".join(partes + ([imp.modulo] if imp.modulo else []))
-
-
 @functools.lru_cache(maxsize=None)
-def importados(codigo: str, pacote: str = "") -> tuple[frozenset[str], frozenset[str]]:
-    """Os nomes absolutos que `codigo` importa: (módulos, e "a.b.c" de cada `from a.b import c`,
-    que pode ser um módulo ou um nome dentro dele; quem pergunta decide). Os relativos se
-    resolvem a partir de `pacote`, o pacote de quem importa. O resolvedor da chave do cache e do
-    navegador."""
-    modulos, talvez = set(), set()
+def importados(codigo: str, pacote: str = "") -> tuple[tuple[str, bool], ...]:
+    """Os nomes absolutos que `codigo` importa, cada um com True se é com certeza um módulo (o "c" de
+    `from a.b import c` pode ser um nome de a.b). Os relativos saem de `pacote` (sem ele, ficam de fora)."""
+    nomes = []
     for imp in importacoes(codigo):
         if imp.tipo == "import":
-            modulos.add(imp.modulo)
-        elif imp.tipo == "from":
-            base = relativo(imp, pacote)
+            nomes.append((imp.modulo, True))
+        elif imp.tipo == "from" and (pacote or not imp.nivel):
+            partes = pacote.split(".") if imp.nivel else []
+            base = ".".join(partes[:len(partes) - imp.nivel + 1] + ([imp.modulo] if imp.modulo else []))
             if base:
-                modulos.add(base)
-                talvez.update(f"{base}.{n}" for n in imp.nomes if n != "*")
-    return frozenset(modulos), frozenset(talvez)
+                nomes.append((base, True))
+                nomes += [(f"{base}.{n}", False) for n in imp.nomes if n != "*"]
+    return tuple(nomes)
+
+
+def arquivo(nome: str, pasta: Path) -> Path | None:
+    """O arquivo do módulo `nome` em `pasta` ('a.b' -> a/b/__init__.py ou a/b.py), ou None."""
+    caminho = pasta.joinpath(*nome.split("."))
+    for arq in (caminho / "__init__.py", caminho.with_suffix(".py")):
+        if arq.is_file():
+            return arq
+    return None
+
+
+def fecho(codigos, pasta: Path, inicio=()) -> tuple[dict[str, Path], dict[str, set[str]]]:
+    """Os módulos de `pasta` que os `codigos` e os nomes de `inicio` importam, direta ou indiretamente,
+    cada pacote pai junto: ({módulo: arquivo}, {módulo que não está em `pasta`: {quem o importa}})."""
+    achados: dict[str, Path] = {}
+    fora: dict[str, set[str]] = {}
+    fila = [(nome, "a página", True) for nome in inicio]
+    fila += [(nome, "a página", certo) for codigo in codigos for nome, certo in importados(codigo)]
+    while fila:
+        nome, quem, certo = fila.pop()
+        partes = nome.split(".")
+        for k in range(1, len(partes) + 1):
+            sub = ".".join(partes[:k])
+            if sub in achados:
+                continue
+            arq = arquivo(sub, pasta)
+            if arq is None:
+                if certo:               # o b de `from a import b` pode ser um nome de a, não um módulo
+                    fora.setdefault(sub, set()).add(quem)
+                break
+            achados[sub] = arq
+            pacote = sub if arq.name == "__init__.py" else sub.rpartition(".")[0]
+            fila += [(n, sub, c) for n, c in importados(arq.read_text(encoding="utf-8"), pacote)]
+    return dict(sorted(achados.items())), fora

@@ -1,78 +1,44 @@
-"""Zigoto: no build, os kernels das páginas nascem de um processo que já importou o pesado.
-
-Cada página roda num kernel novo: nada de uma página passa para outra. Mas partir um kernel
-do zero custa uns 0,5 s de CPU (IPython, ipykernel, zmq), e a página que desenha uma figura
-paga mais uns 0,65 s de matplotlib. Em 13 páginas, isso é metade do CPU de um build limpo.
-
-O zigoto importa esses módulos uma vez. Para cada kernel, faz um `fork`: o filho é um
-processo novo, com os módulos já carregados e sem nenhum estado de outra página, e vira o
-kernel (roda o próprio módulo `ipykernel_launcher`, como `python -m ipykernel_launcher`).
-
-As peças:
-- `ligar(app)` (no build): parte o zigoto, escreve um kernelspec `python3` numa pasta
-  temporária e põe a pasta na frente do JUPYTER_PATH; no fim do build, desliga o zigoto
-  (esperando por ele: o CPU dos kernels conta no do build) e apaga a pasta.
-- `python -I -S .../zigoto.py -f ARQUIVO` (o argv desse kernelspec): o lançador. Pede ao
-  zigoto um kernel, passa a ele a pasta, o ambiente e os descritores 0, 1 e 2, repassa os
-  sinais (interromper, terminar) e sai com o código do kernel. Se algo falhar antes do fork,
-  vira o kernel de sempre (`os.execv` do ipykernel_launcher), com um aviso.
-- `servidor(SOQUETE)`, partido pelo build com `python -c`: o zigoto.
-
-Só o build usa o zigoto. A trava rápida (`rapido.py`) parte kernels do zero, e o pytest
-exige a mesma razão dos dois: um kernel nascido do zigoto não pode mudar nenhum número.
-`LIVRO_ZIGOTO=0 make book` desliga o zigoto.
+"""Zigoto: os kernels do build nascem de um `fork` de um processo que já importou o pesado (ver o
+CONTRIBUINDO.md e o dev/MEDIDAS.md). `ligar` (no build) o parte; `python -I -S zigoto.py -f ARQUIVO`,
+o kernelspec, é o lançador de cada kernel; `servidor` é o zigoto.
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import os
 import signal
 import socket
 import sys
-import time
 
-VARIAVEL = "LIVRO_ZIGOTO"       # a pasta do zigoto (o lançador a lê no ambiente do kernel)
-# Um arquivo: se o ambiente do build o aponta, o zigoto escreve ali uma linha JSON por kernel
-# (a ordem em que nasceu e o CPU dele) e, no fim, o CPU dele mesmo (dev/bench_build.py o lê).
-REGISTRO_CPU = "LIVRO_ZIGOTO_CPU"
-DONO = "LIVRO_ZIGOTO_DONO"      # o pid do build: sem ele vivo, o zigoto sai
-# O que o zigoto importa antes de qualquer fork: o kernel inteiro e o que as páginas usam.
-# torch não (só o laboratório o usa, e as threads dele não atravessam um fork).
-# O ipykernel.debugger (e o debugpy dele) o kernel importa ao iniciar: sem ele aqui, cada página
-# pagava de novo uns 0,1–0,2 s de CPU.
-# O resto (psutil, o depurador, o inspetor do IPython, o SVG do matplotlib, os formatos do PIL)
-# cada kernel importava de novo ao partir ou ao desenhar a primeira figura.
+VARIAVEL = "LIVRO_ZIGOTO"       # a pasta do zigoto (o lançador a lê no ambiente do kernel); "0" desliga
+REGISTRO_CPU = "LIVRO_ZIGOTO_CPU"   # um arquivo: uma linha JSON com o CPU de cada kernel e, no fim, o do zigoto
+# O kernel inteiro e o que as páginas usam (o torch não: as threads dele não atravessam um fork); cada
+# um destes um kernel importava de novo ao partir ou ao desenhar a primeira figura.
 PRECARGA = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.debugger",
-            "IPython.display", "myst_nb.ext.glue", "numpy", "matplotlib.pyplot",
-            "matplotlib_inline.backend_inline",
+            "IPython.display", "myst_nb.ext.glue", "numpy", "matplotlib.pyplot", "matplotlib_inline.backend_inline",
             "psutil", "pdb", "IPython.core.debugger", "IPython.core.oinspect", "IPython.core.completerlib",
             "IPython.extensions.storemagic", "tornado.platform.asyncio", "numpy.random",
             "matplotlib.backends.backend_svg", "PIL.BmpImagePlugin", "PIL.GifImagePlugin",
             "PIL.JpegImagePlugin", "PIL.PpmImagePlugin", "PIL.PngImagePlugin")
-ESPERA_PARTIDA = 10.0           # s para o zigoto (partido no início do build) escutar
-# O que o jupyter_client (e este módulo) põe no ambiente de cada kernel. Qualquer outra
-# diferença entre o ambiente do kernel pedido e o do zigoto (OPENBLAS_NUM_THREADS, MPLBACKEND...)
-# vale na hora de importar; então o zigoto recusa, e o kernel parte do zero.
+# O que o jupyter_client (e este módulo) põe no ambiente de cada kernel. Outra diferença entre o ambiente
+# do kernel e o do zigoto (OPENBLAS_NUM_THREADS...) valeu ao importar: o zigoto recusa, e o kernel parte do zero.
 DO_KERNEL = {"JPY_PARENT_PID", "JPY_SESSION_NAME", "JUPYTER_PATH", "PYDEVD_DISABLE_FILE_VALIDATION", VARIAVEL}
 _LANCADOR = ("-m", "ipykernel_launcher")
 
 
-# ---------------------------------------------------------------- o build
-
 def disponivel() -> bool:
-    """Só no Linux: fork depois de importar o matplotlib não é seguro no macOS, o Windows não
-    tem fork, e o zigoto espera cada kernel por um pidfd (Linux 5.3+). Fora dele, kernels de sempre."""
+    """Só no Linux (fork depois do matplotlib não é seguro no macOS; o pidfd pede o Linux 5.3)."""
     return sys.platform.startswith("linux") and hasattr(os, "pidfd_open") and hasattr(socket, "send_fds")
 
 
 def ligar(app):
-    """builder-inited: parte o zigoto (filho do build) e faz do lançador o kernelspec `python3`.
-
-    O zigoto é filho do processo do Sphinx e espera cada kernel que cria: o CPU dos kernels
-    entra no do build (`make bench` o mede assim). Ele só importa o pesado no primeiro pedido:
-    um build que não executa nada (tudo no cache) quase não paga por ele."""
+    """builder-inited: parte o zigoto (filho do build: o CPU dos kernels entra no dele) e faz do
+    lançador o kernelspec `python3`, numa pasta temporária na frente do JUPYTER_PATH."""
+    import atexit
+    import shutil
     import subprocess
     import tempfile
 
@@ -82,38 +48,33 @@ def ligar(app):
     spec = os.path.join(pasta, "kernels", "python3")
     os.makedirs(spec)
     with open(os.path.join(spec, "kernel.json"), "w", encoding="utf-8") as f:
-        # O lançador roda este arquivo num Python isolado e sem o `site` (-I -S): ele só usa a
-        # biblioteca padrão, e partir assim custa uns 20 ms de CPU em vez de 50 (13 por build).
-        # O histórico do IPython desligado: o kernel de uma página não grava nada em ~/.ipython.
+        # -I -S: o lançador só usa a biblioteca padrão e parte mais rápido; o kernel não grava o histórico do
+        # IPython em ~/.ipython; interromper é uma mensagem ao kernel (o lançador não repassa sinais).
         json.dump({"argv": [sys.executable, "-I", "-S", os.path.abspath(__file__), "-f", "{connection_file}",
                             "--HistoryManager.enabled=False"],
-                   "display_name": "Python 3 (ipykernel)", "language": "python",
+                   "display_name": "Python 3 (ipykernel)", "language": "python", "interrupt_mode": "message",
                    "metadata": {"debugger": True}}, f)
-    antes = {k: os.environ.get(k) for k in ("JUPYTER_PATH", VARIAVEL, DONO)}
-    os.environ[DONO] = str(os.getpid())
-    # Com -c, o caminho de importação começa pela pasta atual (""), como o de um kernel de sempre
-    # começa; o próprio ipykernel_launcher a trata no filho do mesmo jeito (o teste compara os dois).
-    codigo = f"from livro_ext.execucao.zigoto import servidor; servidor({os.path.join(pasta, 'zigoto.sock')!r})"
-    processo = subprocess.Popen([sys.executable, "-c", codigo], stdin=subprocess.DEVNULL,
-                                # o ambiente de os.environ, como o jupyter_client passa aos kernels (o do
-                                # processo em C pode ter mais: uma biblioteca que chamou setenv)
-                                env=dict(os.environ))
+    escuta = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)   # já escuta antes de o zigoto partir
+    escuta.bind(os.path.join(pasta, "zigoto.sock"))
+    escuta.listen(16)
+    antes = {k: os.environ.get(k) for k in ("JUPYTER_PATH", VARIAVEL)}
+    # Com -c, o sys.path começa pela pasta atual, como o de um kernel; o ambiente, o que o jupyter_client
+    # passa aos kernels. O stdin fecha no fim do build (ou se o build morre), e o zigoto sai.
+    processo = subprocess.Popen([sys.executable, "-c", f"from {__name__} import servidor; servidor({escuta.fileno()})"],
+                                stdin=subprocess.PIPE, env=dict(os.environ), pass_fds=[escuta.fileno()])
+    escuta.close()
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (pasta, antes["JUPYTER_PATH"]) if p)
     os.environ[VARIAVEL] = pasta
-    feito = []
 
     def desligar(*_):
-        if feito:
+        if processo.returncode is not None:     # já desligado
             return
-        feito.append(True)
-        processo.terminate()
+        processo.stdin.close()
         try:
             processo.wait(timeout=15)
         except subprocess.TimeoutExpired:
             processo.kill()
             processo.wait()
-        import shutil
-
         shutil.rmtree(pasta, ignore_errors=True)
         for k, v in antes.items():
             if v is None:
@@ -122,88 +83,44 @@ def ligar(app):
                 os.environ[k] = v
 
     app.connect("build-finished", desligar)
-    import atexit
-
     atexit.register(desligar)
 
-
-# ---------------------------------------------------------------- o lançador
 
 def _kernel_de_sempre(argv):
     os.execv(sys.executable, [sys.executable, *_LANCADOR, *argv])
 
 
-def _conecta(caminho: str):
-    """Um soquete ligado ao zigoto (que o build acabou de partir: espera ele escutar)."""
-    limite = time.monotonic() + ESPERA_PARTIDA
-    while True:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            s.connect(caminho)
-            return s
-        except OSError:
-            s.close()
-            if time.monotonic() > limite:
-                raise
-            time.sleep(0.02)
-
-
-def _linha(s: socket.socket, buf: bytearray) -> str | None:
-    while b"\n" not in buf:
-        pedaco = s.recv(4096)
-        if not pedaco:
-            return None
-        buf += pedaco
-    i = buf.index(b"\n")
-    linha = bytes(buf[:i]).decode()
-    del buf[:i + 1]
-    return linha
-
-
 def lancador(argv: list[str]):
-    """O kernel pedido ao zigoto; o processo espera por ele e sai com o código dele."""
+    """Pede o kernel ao zigoto (com a pasta, o ambiente e os descritores 0, 1 e 2) e espera por ele. Se
+    algo falha antes do fork, vira o kernel de sempre, com um aviso."""
     pasta = os.environ.get(VARIAVEL)
     if not pasta or pasta == "0" or not os.path.isdir(pasta):
         _kernel_de_sempre(argv)
     try:
-        s = _conecta(os.path.join(pasta, "zigoto.sock"))
-        pedido = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode() + b"\n"
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)     # uma mensagem por send
+        s.connect(os.path.join(pasta, "zigoto.sock"))
+        pedido = json.dumps({"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
         socket.send_fds(s, [pedido], [0, 1, 2])
-        buf = bytearray()
-        resposta = _linha(s, buf)
-        if not resposta or not resposta.startswith("pid "):
+        resposta = s.recv(1 << 16).decode()
+        if not resposta.startswith("pid "):
             raise OSError(f"o zigoto respondeu {resposta!r}")  # "recusa: ...": outro ambiente
-        pid = int(resposta.split()[1])
     except OSError as e:
         print(f"[zigoto] sem zigoto ({e}); kernel partido do zero", file=sys.stderr)
         _kernel_de_sempre(argv)
+    fim = s.recv(100).decode()          # "fim N", quando o kernel sai; b"" se o zigoto morreu
+    codigo = int(fim.split()[1]) if fim.startswith("fim ") else 1
+    sys.exit(128 - codigo if codigo < 0 else codigo)     # morto pelo sinal n: 128 + n, como num shell
 
-    def repassa(sinal, _quadro):
-        with contextlib.suppress(OSError):
-            os.kill(pid, sinal)
-
-    for sinal in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
-        signal.signal(sinal, repassa)
-    fim = _linha(s, buf)
-    codigo = int(fim.split()[1]) if fim and fim.startswith("fim ") else 1
-    if codigo < 0:                       # morto por um sinal: o lançador sai do mesmo jeito
-        signal.signal(-codigo, signal.SIG_DFL)
-        os.kill(os.getpid(), -codigo)
-    sys.exit(codigo)
-
-
-# ---------------------------------------------------------------- o zigoto
 
 def _filho(pedido: dict, fds: list[int]):
-    """No processo novo: vira o kernel pedido (nunca volta)."""
+    """No processo novo: vira o kernel pedido, o próprio `python -m ipykernel_launcher` (nunca volta)."""
     codigo = 1
     try:
         for i, fd in enumerate(fds[:3]):
             os.dup2(fd, i)
         for fd in fds:
             os.close(fd)
-        # os sinais como num Python que acabou de partir (o SIGTERM do zigoto volta ao padrão;
-        # o SIGPIPE o Python já deixa ignorado, e fica)
+        # os sinais como num Python que acabou de partir (o SIGPIPE o Python já deixa ignorado)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         os.setpgid(0, 0)
@@ -215,7 +132,6 @@ def _filho(pedido: dict, fds: list[int]):
             sys.argv.append(f"--IPKernelApp.parent_handle={int(os.environ['JPY_PARENT_PID'])}")
         import runpy
 
-        # o próprio `python -m ipykernel_launcher`, com os módulos já importados
         runpy.run_module(_LANCADOR[1], run_name="__main__", alter_sys=True)
         codigo = 0
     except SystemExit as e:
@@ -225,14 +141,15 @@ def _filho(pedido: dict, fds: list[int]):
 
         traceback.print_exc()
     finally:
-        try:
+        with contextlib.suppress(BaseException):
             sys.stdout.flush()
             sys.stderr.flush()
-        finally:
-            os._exit(codigo)
+        os._exit(codigo)
 
 
+@functools.cache
 def _precarga():
+    """No primeiro pedido (um build que tira tudo do cache não paga por ela)."""
     import importlib
 
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")  # como o ipykernel
@@ -242,75 +159,54 @@ def _precarga():
             importlib.import_module(nome)
 
 
-def servidor(caminho: str):
-    """O zigoto: escuta em `caminho`; no primeiro pedido importa PRECARGA; um fork por pedido.
-
-    Sai com SIGTERM (o fim do build) ou quando o build (pid em LIVRO_ZIGOTO_DONO) some; antes
-    de sair, mata e espera os kernels que ainda vivem."""
+def servidor(fd: int):
+    """O zigoto: um fork por pedido no soquete `fd`, até o stdin fechar; então mata e espera os kernels vivos."""
+    import resource
     import selectors
 
-    dono = int(os.environ.get(DONO) or 0)
     base = dict(os.environ)             # o ambiente em que o zigoto importa
-    sel = selectors.DefaultSelector()
-    escuta = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    provisorio = caminho + f".{os.getpid()}"
-    escuta.bind(provisorio)
-    escuta.listen(16)
-    os.rename(provisorio, caminho)      # o soquete só aparece quando já escuta
-    sel.register(escuta, selectors.EVENT_READ, ("escuta", None))
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    filhos: dict[int, tuple[socket.socket, int]] = {}   # pid -> (conexão do lançador, pidfd)
-    ordem: dict[int, int] = {}                           # pid -> o n-ésimo kernel deste zigoto
-    carregado = False
-    nascidos = itertools.count(1)
     registro = os.environ.get(REGISTRO_CPU)
+    escuta = socket.socket(fileno=fd)
+    sel = selectors.DefaultSelector()
+    sel.register(escuta, selectors.EVENT_READ, ("escuta", None))
+    sel.register(sys.stdin, selectors.EVENT_READ, ("build", None))
+    filhos: dict[int, tuple[socket.socket, int, int]] = {}   # pid -> (conexão do lançador, pidfd, ordem)
+    nascidos = itertools.count(1)                            # a ordem: o n-ésimo kernel deste zigoto
 
     def registra(**dados):
-        if registro:
-            try:
+        with contextlib.suppress(OSError):       # sem onde escrever, o bench fica sem o número
+            if registro:
                 with open(registro, "a", encoding="utf-8") as f:
                     f.write(json.dumps(dados) + "\n")
-            except OSError:
-                pass                    # sem onde escrever, o benchmark fica sem o número; o build segue
 
-    def termina(pid, avisa=True):
-        conn, pidfd = filhos.pop(pid)
+    def termina(pid):
+        conn, pidfd, ordem = filhos.pop(pid)
         sel.unregister(conn)
         sel.unregister(pidfd)
         os.close(pidfd)
         try:
             _, estado, uso = os.wait4(pid, 0)
             codigo = os.waitstatus_to_exitcode(estado)
-            registra(ordem=ordem.pop(pid, 0), cpu=round(uso.ru_utime + uso.ru_stime, 3))
+            registra(ordem=ordem, cpu=round(uso.ru_utime + uso.ru_stime, 3))
         except ChildProcessError:
             codigo = 1
-        if avisa:
-            with contextlib.suppress(OSError):
-                conn.sendall(f"fim {codigo}\n".encode())
+        with contextlib.suppress(OSError):      # o lançador sai com o código do kernel
+            conn.sendall(f"fim {codigo}".encode())
         conn.close()
 
-    def _atende(conn):
+    def atende(conn):
         """Um pedido: recusa (outro ambiente) ou faz o fork e responde com o pid do kernel."""
-        nonlocal carregado
         msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
         try:
-            while not msg.endswith(b"\n"):
-                mais = conn.recv(1 << 20)
-                if not mais:
-                    raise OSError("pedido incompleto")
-                msg += mais
             pedido = json.loads(msg)
-            outras = sorted(k for k in (set(base) | set(pedido["env"])) - DO_KERNEL
-                            if base.get(k) != pedido["env"].get(k))
+            env = pedido["env"]
+            outras = sorted(k for k in (set(base) | set(env)) - DO_KERNEL if base.get(k) != env.get(k))
             if outras:
-                diferencas = ", ".join(f"{k} ({base.get(k)!r} no zigoto, {pedido['env'].get(k)!r} no kernel)"
-                                       for k in outras)
-                conn.sendall(f"recusa: ambiente diferente em {diferencas}\n".encode())
+                diferencas = ", ".join(f"{k} ({base.get(k)!r} no zigoto, {env.get(k)!r} no kernel)" for k in outras)
+                conn.sendall(f"recusa: ambiente diferente em {diferencas}".encode())
                 conn.close()
                 return
-            if not carregado:
-                _precarga()
-                carregado = True
+            _precarga()
             novo = os.fork()
             if novo == 0:
                 sel.close()
@@ -326,44 +222,35 @@ def servidor(caminho: str):
             os.kill(novo, signal.SIGKILL)   # sem como esperá-lo, o kernel não fica: o lançador
             os.waitpid(novo, 0)             # (sem resposta) parte um do zero
             raise
-        filhos[novo] = (conn, pidfd)
-        ordem[novo] = next(nascidos)
+        filhos[novo] = (conn, pidfd, next(nascidos))
         sel.register(conn, selectors.EVENT_READ, ("lancador", novo))
         sel.register(pidfd, selectors.EVENT_READ, ("filho", novo))
-        conn.sendall(f"pid {novo}\n".encode())
+        conn.sendall(f"pid {novo}".encode())
 
     try:
         while True:
-            for chave, _ in sel.select(timeout=1.0):
+            for chave, _ in sel.select():
                 tipo, pid = chave.data
-                if tipo == "escuta":
+                if tipo == "build":             # o stdin fechou: o fim do build
+                    return
+                elif tipo == "escuta":
                     conn, _ = escuta.accept()
                     try:
-                        _atende(conn)
-                    except Exception as e:          # um pedido estragado não derruba o zigoto:
-                        print(f"[zigoto] pedido recusado: {e!r}", file=sys.stderr)   # o lançador
-                        conn.close()                # sem resposta parte o kernel do zero
-                    continue
+                        atende(conn)
+                    except Exception as e:          # um pedido estragado não derruba o zigoto: o
+                        print(f"[zigoto] pedido recusado: {e!r}", file=sys.stderr)   # lançador sem
+                        conn.close()                # resposta parte o kernel do zero
                 elif tipo == "filho" and pid in filhos:
                     termina(pid)
                 elif tipo == "lancador" and pid in filhos and not filhos[pid][0].recv(1):
                     with contextlib.suppress(OSError):   # o lançador morreu: o kernel vai junto
                         os.kill(pid, signal.SIGKILL)
-                    termina(pid, avisa=False)
-            if dono:
-                try:
-                    os.kill(dono, 0)
-                except ProcessLookupError:
-                    break
+                    termina(pid)
     finally:
         for pid in list(filhos):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            termina(pid, avisa=False)
-        with contextlib.suppress(OSError):
-            os.unlink(caminho)
-        import resource
-
+            termina(pid)
         eu = resource.getrusage(resource.RUSAGE_SELF)
         registra(zigoto=round(eu.ru_utime + eu.ru_stime, 3))
 
