@@ -1,23 +1,10 @@
-"""A razão de números sem o Sphinx: roda as páginas como o build e compara com o lock.
-
-O `make book` leva minutos; para saber se uma mudança em `lab/` moveu algum número que o
-leitor vê, basta rodar o código das páginas. Este script roda cada `book/*.md` como o build
-roda: o leitor do myst-nb (`read_myst_markdown_notebook`) e o cliente de execução do myst-nb
-(`create_client`, com a configuração de execução do `_config.yml`), que executa o notebook
-num kernel de verdade (jupyter-cache, nbclient, ipykernel) e separa os glue. Um processo de
-trabalho por núcleo pega as páginas uma a uma, e cada página roda num kernel novo. O HTML de
-cada ```{widget}``` sai de `lab/livro/widgets/api.py`, como a diretiva o monta. Depois
-`razao.coletar_resultados` passa tudo pela mesma regra do build (o que entra, o que fica de
-fora: razao_texto.py) e `razao.diferencas` compara com `book/numeros.lock.json`.
+"""A trava rápida: roda as páginas como o build (o leitor e o cliente de execução do myst-nb, um
+kernel novo por página, as páginas em paralelo), sem o Sphinx, e compara com o lock (CONTRIBUINDO.md).
 
     python -m livro_ext.trava.rapido                     # todas as páginas; sai 1 se algo mudou
     python -m livro_ext.trava.rapido book/saida.md       # só estas páginas
     python -m livro_ext.trava.rapido --brinquedo /tmp/b.py   # com outro lab/livro/brinquedo.py
-    python -m livro_ext.trava.rapido --json saida.json   # grava a razão rápida
-
-Ele não substitui o `make test`: o texto das páginas e o navegador ficam de fora.
-Uma página que falha ao executar aparece como uma linha `! página: erro`.
-O teste tests/test_rapido.py confere que a razão rápida é igual à do build.
+    python -m livro_ext.trava.rapido --aceitar           # o `make lock`
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import unicodedata
 from html.parser import HTMLParser
 
 from ..widgets import CLASSE_WIDGET, vezes
-from .razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
+from .razao_codigo import Varredor, chaves_glue_no_codigo
 
 FIGURA = "(figura)"
 
@@ -362,7 +362,7 @@ def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
         if cell.get("cell_type") != "code":
             continue
         n_codigo += 1
-        tags = tags_da_celula(cell)
+        tags = set(cell.get("metadata", {}).get("tags", []) or [])
         chaves = chaves_glue_no_codigo(texto(cell.get("source", "")), varredor)
         if TAG_FORA in tags:
             fora += chaves
