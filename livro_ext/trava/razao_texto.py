@@ -1,11 +1,5 @@
-"""A razão, a etapa do meio (normalizar): das saídas, dos glue e do HTML ao texto que o leitor vê.
-
-A razão anda num sentido só: razao.py coleta (do build ou da trava rápida) e chama este
-módulo, que transforma cada saída de célula, valor colado e widget no texto da razão,
-aplicando a regra do que entra (ver o docstring de razao.py) e apontando os valores que não
-podem entrar; depois razao.py compara com o lock. Funções puras: nada aqui lê arquivo, e
-nada aqui importa razao.py (só razao_codigo.py, a leitura do código das células).
-"""
+"""A razão, a etapa do meio: de cada saída, glue e widget ao texto que o leitor vê (funções puras;
+a regra do que entra está no CONTRIBUINDO.md, "Verificar")."""
 from __future__ import annotations
 
 import ast
@@ -23,9 +17,7 @@ def texto(v):
     return "".join(v) if isinstance(v, list) else str(v)
 
 
-# O texto que o leitor vê num pedaço de HTML (widgets, diagramas em SVG, saídas em HTML).
-# Só o texto conta, nunca o estilo: linhas nos elementos de bloco, " | " entre células de
-# tabela, campos como [valor], marcas como [x] ou [ ], a opção escolhida de uma lista.
+# O texto que o leitor vê num pedaço de HTML (widgets, diagramas em SVG, saídas em HTML), nunca o estilo.
 _BLOCOS = {
     "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "div", "dl",
     "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -170,11 +162,8 @@ def widgets_no_html(h: str) -> dict:
 
 
 def chave_do_widget(nome: str, vez: int = 1) -> str:
-    """A chave de um widget na razão: `widget:NOME`, e `widget:NOME-2` para o 2º com o mesmo nome
-    na página: o sufixo é o do id (livro.widgets.api.id_do_widget); o nome fica como está (o id troca
-    o `:` de `exercicio:x` por `-`, a chave não: as do lock são `widget:exercicio:x`)."""
-    # importado aqui: a trava rápida (--brinquedo) troca livro.brinquedo no kernel depois de
-    # importar este módulo, e livro.widgets.api traz o brinquedo de verdade
+    """`widget:NOME`, e `widget:NOME-2` para o 2º igual: o sufixo do id (api.id_do_widget), o nome como
+    está (`widget:exercicio:x`). Importa a api aqui: a trava rápida troca o brinquedo depois."""
     from livro.widgets.api import id_do_widget
 
     return f"widget:{nome}" + id_do_widget(nome, vez).removeprefix(id_do_widget(nome))
@@ -182,14 +171,9 @@ def chave_do_widget(nome: str, vez: int = 1) -> str:
 
 def _latex(s: str) -> str:
     s = s.strip()
-    if s.startswith("$$") and s.endswith("$$"):
-        s = s[2:-2]
-    elif s.startswith("$") and s.endswith("$"):
-        s = s[1:-1]
-    s = s.strip()
-    if s.startswith(r"\displaystyle"):
-        s = s[len(r"\displaystyle"):]
-    return s.strip()
+    cerca = next((c for c in ("$$", "$") if s.startswith(c) and s.endswith(c)), "")
+    s = s[len(cerca):len(s) - len(cerca)]
+    return s.strip().removeprefix(r"\displaystyle").strip()
 
 
 def _limpa(s: str) -> str:
@@ -205,46 +189,40 @@ def floats_curtos(s: str) -> str:
     return _FLOAT_LONGO.sub(lambda m: repr(float(format(float(m.group()), ".12g"))), s)
 
 
+def _literal(t: str) -> str:
+    """O texto de um repr (a string colada, sem as aspas)."""
+    try:
+        return str(ast.literal_eval(t))
+    except (SyntaxError, ValueError):
+        return t
+
+
+# O texto de cada tipo MIME; a ordem de preferência de cada um (o valor colado, a saída de célula).
+_MIMES = {"text/latex": _latex, "text/markdown": _limpa, "text/html": _html_para_texto,
+          "text/plain": _limpa}
+_ORDEM_GLUE = ("text/latex", "text/markdown", "text/html")
+_ORDEM_SAIDA = ("text/html", "text/markdown", "text/latex", "text/plain")
+
+
 def valor_glue(data: dict) -> str:
     """O valor colado como o leitor o vê (string já formatada, LaTeX ou figura)."""
-    if "text/latex" in data:
-        return _latex(texto(data["text/latex"]))
-    if "text/markdown" in data:
-        return _limpa(texto(data["text/markdown"]))
-    if "text/html" in data:
-        return _html_para_texto(texto(data["text/html"]))
+    mime = next((m for m in _ORDEM_GLUE if m in data), None)
+    if mime:
+        return _MIMES[mime](texto(data[mime]))
     if any(k.startswith("image/") for k in data):
         return FIGURA
-    if "text/plain" in data:
-        t = texto(data["text/plain"])
-        try:
-            v = ast.literal_eval(t)
-        except (SyntaxError, ValueError):
-            v = t
-        return _limpa(str(v))
-    return ""
+    return _limpa(_literal(texto(data["text/plain"]))) if "text/plain" in data else ""
 
 
 def valor_saida(out: dict) -> str | None:
     """O texto que uma saída de célula mostra, ou None se não é texto para o leitor."""
-    tipo = out.get("output_type")
-    if tipo == "stream":
+    if out.get("output_type") == "stream":
         return _limpa(texto(out.get("text", ""))) if out.get("name") == "stdout" else None
-    if tipo not in ("execute_result", "display_data"):
+    data = out.get("data", {}) if out.get("output_type") in ("execute_result", "display_data") else {}
+    if any(k.startswith(("image/", "application/vnd.jupyter.widget", "application/javascript")) for k in data):
         return None
-    data = out.get("data", {})
-    if any(k.startswith(("image/", "application/vnd.jupyter.widget", "application/javascript"))
-           for k in data):
-        return None
-    if "text/html" in data:
-        return _html_para_texto(texto(data["text/html"]))
-    if "text/markdown" in data:
-        return _limpa(texto(data["text/markdown"]))
-    if "text/latex" in data:
-        return _latex(texto(data["text/latex"]))
-    if "text/plain" in data:
-        return _limpa(texto(data["text/plain"]))
-    return None
+    mime = next((m for m in _ORDEM_SAIDA if m in data), None)
+    return _MIMES[mime](texto(data[mime])) if mime else None
 
 
 # ---------------------------------------------------------------------------
