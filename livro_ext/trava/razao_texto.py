@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 import re
 import unicodedata
-from html.parser import HTMLParser
+
+from bs4 import BeautifulSoup, NavigableString
+from bs4.element import PreformattedString
 
 from ..widgets import CLASSE_WIDGET, vezes
 from .razao_codigo import Varredor, chaves_glue_no_codigo
@@ -28,105 +30,56 @@ _BLOCOS = {
 _CELULAS = {"td", "th"}
 _COLADOS = {"tspan"}                                    # SVG: o índice de W_U, colado à letra
 _PULA = {"script", "style", "template", "head"}
-_VAZIOS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-           "source", "track", "wbr"}
 _CAMPOS_TEXTO = {"", "text", "number", "search", "email", "url", "tel"}
 _SEP_CELULA = "\x1f"
 
 
-class _TextoVisivel(HTMLParser):
-    """Junta o texto visível de um HTML. classe=None: o documento inteiro numa peça;
-    classe="livro-widget": uma peça para cada elemento com essa classe (sem aninhar)."""
+def _escondido(no) -> bool:
+    estilo = no.get("style", "").replace(" ", "").lower()
+    return no.name in _PULA or no.has_attr("hidden") or "display:none" in estilo or "visibility:hidden" in estilo
 
-    def __init__(self, classe=None):
-        super().__init__(convert_charrefs=True)
-        self.classe = classe
-        self.pilha = []          # [(tag, oculto, raiz)]
-        self.pecas = []          # [(atributos do contêiner, [pedaços de texto])]
-        self.atual = None if classe else []
-        if classe is None:
-            self.pecas.append(({}, self.atual))
-        self.lista = None        # [(texto, escolhida)] da <select> aberta
-        self.opcao = None
 
-    def _oculto(self):
-        return any(o for _, o, _ in self.pilha)
-
-    def _poe(self, texto):
-        if self.atual is not None and not self._oculto():
-            if self.opcao is not None:
-                self.opcao.append(texto)
-            else:
-                self.atual.append(texto)
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        classes = (a.get("class") or "").split()
-        raiz = False
-        if self.classe and self.atual is None and self.classe in classes:
-            self.atual, raiz = [], True
-            self.pecas.append((a, self.atual))
-        estilo = (a.get("style") or "").replace(" ", "").lower()
-        oculto = (tag in _PULA or "hidden" in a or "display:none" in estilo
-                  or "visibility:hidden" in estilo)
-        if tag == "input":
-            if not oculto:
-                tipo = (a.get("type") or "").lower()
-                if tipo in _CAMPOS_TEXTO:
-                    self._poe(f" [{a.get('value') or ''}] ")
-                elif tipo in ("checkbox", "radio"):
-                    self._poe(" [x] " if "checked" in a else " [ ] ")
-                elif tipo in ("submit", "button", "reset") and a.get("value"):
-                    self._poe(f" {a['value']} ")
-            return
-        if tag in _VAZIOS:
-            if tag in ("br", "hr"):
-                self._poe("\n")
-            return
-        self.pilha.append((tag, oculto, raiz))
-        if tag == "select":
-            self.lista = []
-        elif tag == "option" and self.lista is not None:
-            self.opcao = []
-            self.lista.append(("selected" in a, self.opcao))
-        elif tag in _CELULAS:
-            self._poe(_SEP_CELULA)
-        elif tag in _BLOCOS:
-            self._poe("\n")
-        elif tag not in _COLADOS:
-            self._poe(" ")                          # peças em linha: o CSS as separa
-        if tag == "svg" and a.get("aria-label") and not self._oculto():
-            self._poe(f"\n(descrição: {a['aria-label']})\n")
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if tag not in _VAZIOS and self.pilha and self.pilha[-1][0] == tag:
-            self.handle_endtag(tag)
-
-    def handle_endtag(self, tag):
-        if not any(t == tag for t, _, _ in self.pilha):
-            return                                  # fecha o que não abriu: ignora
-        while self.pilha:
-            t, _, raiz = self.pilha.pop()
-            if t == "option":
-                self.opcao = None
-            elif t == "select" and self.lista is not None:
-                lista, self.lista = self.lista, None
-                escolhida = next((o for sel, o in lista if sel), lista[0][1] if lista else [])
-                self._poe(" [" + " ".join("".join(escolhida).split()) + "] ")
-            elif t in _BLOCOS:
-                self._poe("\n")
-            elif t not in _COLADOS:
-                self._poe(" ")
-            if raiz:
-                self.atual = None
-            if t == tag:
-                break
-
-    def handle_data(self, data):
-        if not any(t in ("pre", "textarea") for t, _, _ in self.pilha):
-            data = re.sub(r"\s+", " ", data)        # no HTML, uma quebra de linha é um espaço
-        self._poe(data)
+def _visivel(no, saida: list, oculto=False, pre=False):
+    """Põe em `saida` os pedaços do texto visível de um nó (bs4). oculto: um ancestral está
+    escondido; pre: dentro de <pre> ou <textarea> (os espaços ficam)."""
+    if isinstance(no, NavigableString):
+        if not oculto and not isinstance(no, PreformattedString):   # comentário, doctype, CDATA: fora
+            saida.append(str(no) if pre else re.sub(r"\s+", " ", no))
+        return
+    tag, esconde = no.name, oculto or _escondido(no)
+    if tag == "input":
+        tipo = no.get("type", "").lower()
+        if esconde:
+            pass
+        elif tipo in _CAMPOS_TEXTO:
+            saida.append(f" [{no.get('value', '')}] ")
+        elif tipo in ("checkbox", "radio"):
+            saida.append(" [x] " if no.has_attr("checked") else " [ ] ")
+        elif tipo in ("submit", "button", "reset") and no.get("value"):
+            saida.append(f" {no['value']} ")
+        return
+    if no.can_be_empty_element:                         # br, hr, img...: sem filhos
+        if tag in ("br", "hr") and not oculto:
+            saida.append("\n")
+        return
+    if tag == "select":                                 # a opção escolhida, entre colchetes
+        opcoes = no.find_all("option")
+        escolhida = next((o for o in opcoes if o.has_attr("selected")), opcoes[0] if opcoes else None)
+        pedacos = []
+        if escolhida is not None:
+            _visivel(escolhida, pedacos, esconde, pre)
+        if not oculto:
+            saida.append(" [" + " ".join("".join(pedacos).split()) + "] ")
+        return
+    abre = _SEP_CELULA if tag in _CELULAS else "\n" if tag in _BLOCOS else "" if tag in _COLADOS else " "
+    if not esconde:
+        saida.append(abre)
+        if tag == "svg" and no.get("aria-label"):
+            saida.append(f"\n(descrição: {no['aria-label']})\n")
+    for filho in no.children:
+        _visivel(filho, saida, esconde, pre or tag in ("pre", "textarea"))
+    if not oculto:
+        saida.append("\n" if tag in _BLOCOS else "" if tag in _COLADOS else " ")
 
 
 def _linhas_visiveis(pedacos) -> str:
@@ -141,24 +94,26 @@ def _linhas_visiveis(pedacos) -> str:
 
 def _html_para_texto(h: str) -> str:
     """O texto visível de um pedaço de HTML, uma linha por bloco."""
-    p = _TextoVisivel()
-    p.feed(h)
-    p.close()
-    return _linhas_visiveis(p.pecas[0][1])
+    saida = []
+    for no in BeautifulSoup(h, "html.parser").contents:
+        _visivel(no, saida)
+    return _linhas_visiveis(saida)
 
 
 def widgets_no_html(h: str) -> dict:
-    """{"widget:nome": texto visível} de cada widget de uma página HTML.
-
-    Só depende da classe do contêiner (`livro-widget`) e do texto que o leitor vê; o nome
-    vem de `data-widget` (ou do id). Dois widgets com o mesmo nome: `nome`, `nome-2`, ...
-    """
-    p = _TextoVisivel(CLASSE_WIDGET)
-    p.feed(h)
-    p.close()
-    nomes = [attrs.get("data-widget") or attrs.get("id") or str(n) for n, (attrs, _) in enumerate(p.pecas, 1)]
-    return {chave_do_widget(nome, vez): _linhas_visiveis(pedacos)
-            for nome, vez, (_, pedacos) in zip(nomes, vezes(nomes), p.pecas)}
+    """{"widget:nome": texto visível} de cada widget de uma página HTML (o contêiner de classe
+    `livro-widget`; o nome vem de `data-widget`, ou do id). Dois widgets iguais: `nome`, `nome-2`, ..."""
+    sopa = BeautifulSoup(h, "html.parser")
+    raizes = [w for w in sopa.find_all(class_=CLASSE_WIDGET) if w.find_parent(class_=CLASSE_WIDGET) is None]
+    nomes = [w.get("data-widget") or w.get("id") or str(n) for n, w in enumerate(raizes, 1)]
+    textos = []
+    for w in raizes:
+        saida = []
+        ancestrais = list(w.parents)
+        _visivel(w, saida, any(_escondido(a) for a in ancestrais if a.name != "[document]"),
+                 any(a.name in ("pre", "textarea") for a in ancestrais))
+        textos.append(_linhas_visiveis(saida))
+    return {chave_do_widget(nome, vez): t for nome, vez, t in zip(nomes, vezes(nomes), textos)}
 
 
 def chave_do_widget(nome: str, vez: int = 1) -> str:
