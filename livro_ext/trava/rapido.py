@@ -72,11 +72,7 @@ def config_execucao(raiz: Path = RAIZ):
 
 def _erro_da_execucao(nb, meta: dict) -> str:
     """'célula N: Tipo: mensagem' da célula que falhou (ou a última linha do traceback)."""
-    n = 0
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        n += 1
+    for n, cell in enumerate([c for c in nb.cells if c.cell_type == "code"], 1):
         for o in cell.get("outputs", []):
             if o.get("output_type") == "error":
                 return f"célula {n}: {o.get('ename')}: {o.get('evalue')}"

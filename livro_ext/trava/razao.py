@@ -81,9 +81,6 @@ def coletar_resultados(resultados: dict, verboso=False) -> tuple[dict, list]:
     return razao, problemas
 
 
-# ---------------------------------------------------------------------------
-# Comparação
-# ---------------------------------------------------------------------------
 def serializa(razao: dict) -> str:
     return json.dumps(razao, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
@@ -119,10 +116,8 @@ def ler_lock(lock: Path = LOCK) -> dict:
 
 
 def verificar(build: Path, lock: Path = LOCK, parcial=False) -> list[str]:
-    """Gera a razão do build e devolve as linhas de diferença (vazia = tudo igual).
-
-    parcial: compara só as páginas que este build executou (um build de poucas páginas).
-    """
+    """Gera a razão do build -> as linhas de diferença (vazia: tudo igual); parcial: só as páginas
+    que este build executou."""
     problemas = []
     nova = coletar(build, problemas=problemas)
     (Path(build) / NOME).write_text(serializa(nova), encoding="utf-8")
@@ -133,9 +128,6 @@ def verificar(build: Path, lock: Path = LOCK, parcial=False) -> list[str]:
     return ["! " + p for p in problemas] + diferencas(ler_lock(lock), nova, paginas)
 
 
-# ---------------------------------------------------------------------------
-# Linha de comando (o Makefile chama)
-# ---------------------------------------------------------------------------
 def main(argv=None):
     ap = argparse.ArgumentParser(description="A razão de números do livro.")
     ap.add_argument("acao", choices=["gerar", "verificar"])

@@ -229,7 +229,7 @@ class Varredor:
 
     def celula(self, codigo: str):
         try:
-            arvore = _analisa(_sem_magicas(codigo))
+            arvore = _arvore(codigo)
         except SyntaxError:
             return [(re.escape(m.group(2)), codigo[:m.start()].count("\n") + 1, None)
                     for m in re.finditer(r"""(?:cola|glue)\(\s*(['"])(.+?)\1""", codigo)]
@@ -253,20 +253,16 @@ def especificidade(padrao: str) -> tuple[int, int]:
     return len(re.sub(r"\\(.)", r"\1", fixo)), -padrao.count(".+?")
 
 
-def _analisa(codigo: str):
-    """ast.parse sem avisos (um "\\ " numa string sem r"" é problema da página, não daqui)."""
+def _arvore(codigo: str):
+    """ast.parse sem avisos (um "\\ " numa string sem r"" é problema da página, não daqui); se não
+    compila, com as linhas de mágica do IPython (%, !) comentadas."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(codigo)
-
-
-def _sem_magicas(codigo: str) -> str:
-    """O código como Python puro: se não compila, as linhas de mágica do IPython (%, !) viram comentário."""
-    try:
-        _analisa(codigo)
-        return codigo
-    except SyntaxError:
-        return "\n".join(("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in codigo.splitlines())
+        try:
+            return ast.parse(codigo)
+        except SyntaxError:
+            return ast.parse("\n".join(("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln
+                                       for ln in codigo.splitlines()))
 
 
 # Um widget no fonte de uma página: ```{widget} nome``` (ou :::{widget} nome)

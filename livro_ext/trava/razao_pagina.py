@@ -144,9 +144,8 @@ def tabela_html(razao: dict, raiz: Path, link) -> str:
                 "</tr>"
             )
     cab = "<tr><th>onde aparece</th><th>o que o leitor vê</th><th>código que o calcula</th></tr>"
-    # Sem a classe full-width do tema: numa página sem subtítulos ela quebra o JS do tema
-    # (sphinx-book-theme procura a barra lateral secundária, que não existe). A tabela usa a
-    # largura do texto, com colunas fixas, e rola para o lado numa tela estreita.
+    # Sem a classe full-width do tema (numa página sem subtítulos ela quebra o JS do tema): a
+    # largura do texto, com colunas fixas, e rolagem para o lado numa tela estreita.
     return f"""
 <div class="razao">
 <p><label for="razao-filtro">Filtrar:</label>

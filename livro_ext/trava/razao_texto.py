@@ -180,9 +180,6 @@ def valor_saida(out: dict) -> str | None:
     return _MIMES[mime](texto(data[mime])) if mime else None
 
 
-# ---------------------------------------------------------------------------
-# A regra do que entra (ver o docstring de razao.py)
-# ---------------------------------------------------------------------------
 TAG_FORA = "nao-travar"
 TAG_CONSTANTE = "constante"
 TAGS_INVISIVEIS = {"remove-cell", "remove-output"}
@@ -214,14 +211,8 @@ LIMITE_RESIDUO = 1e-12
 
 
 def residuos(valor: str) -> list[str]:
-    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de
-    arredondamento), como aparecem no texto.
-
-    >>> residuos("difere em 5,0 · 10⁻¹⁶ e ε = 10⁻⁵")
-    ['5,0 · 10⁻¹⁶']
-    >>> residuos("erro 2.220446049250313e-16; tol 10^{-12}")
-    ['2.220446049250313e-16']
-    """
+    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de arredondamento),
+    como aparecem no texto: residuos("5,0 · 10⁻¹⁶ e ε = 10⁻⁵") == ['5,0 · 10⁻¹⁶']."""
     achados = []
     for m in _CIENT.finditer(valor):
         for i in "123":
