@@ -274,7 +274,8 @@ RAZAO = {
         ("o nome do laço vira curinga", "env[alvo.id] = set(valores) if conhecidos else _DESCONHECIDO",
          "env[alvo.id] = _DESCONHECIDO"),
         ("a função da página esquece o argumento",
-         'nova += _partes(a, env) if a is not None else padroes.get(p[1], [("?",)])', 'nova += [("?",)]'),
+         "pedacos[i] = _padrao(a, env) if a is not None else padroes.get(pedacos[i], CURINGA)",
+         "pedacos[i] = CURINGA"),
     ],
     "livro_ext/trava/razao_pagina.py": [
         ("a cola aponta a linha de antes", "padroes.append((padrao, ini + lin, trecho))",

@@ -71,53 +71,51 @@ def _liga(alvo, valores, env):
             _liga(sub, [v[k] for v in valores], env)
 
 
-def _partes(no, env):
-    """As partes do nome de uma chave: ("lit", s), ("alt", {s, ...}), ("param", nome) ou ("?",)."""
+# O nome de uma chave vira um padrão regex: o texto escrito, "(?:a|b)" para os valores de um laço,
+# CURINGA para o que não dá para saber e, numa função da página, PARAM % nome para um parâmetro.
+CURINGA = ".+?"
+PARAM = "\x00%s\x00"
+
+
+def _alternativas(valores) -> str:
+    return "(?:" + "|".join(re.escape(str(v)) for v in sorted(valores)) + ")"
+
+
+def _padrao(no, env) -> str:
+    """O padrão regex do nome que a expressão `no` dá a uma chave."""
     v = _valor(no, env)
     if isinstance(v, str):
-        return [("lit", v)]
-    if isinstance(no, ast.Name):
-        x = env.get(no.id)
-        if isinstance(x, _Param):
-            return [("param", x.nome)]
-        return [("alt", {str(s) for s in x})] if isinstance(x, set) else [("?",)]
+        return re.escape(v)
+    x = env.get(no.id) if isinstance(no, ast.Name) else None
+    if isinstance(x, _Param):
+        return PARAM % x.nome
+    if isinstance(x, set):
+        return _alternativas({str(s) for s in x})
     if isinstance(no, ast.JoinedStr):
-        return [p for parte in no.values for p in _partes_fstring(parte, env)]
+        return "".join(_padrao_fstring(parte, env) for parte in no.values)
     if isinstance(no, ast.BinOp) and isinstance(no.op, ast.Add):
-        return _partes(no.left, env) + _partes(no.right, env)
+        return _padrao(no.left, env) + _padrao(no.right, env)
     if isinstance(no, ast.Call) and isinstance(no.func, ast.Name) and no.func.id == "str" and len(no.args) == 1:
-        return _partes(no.args[0], env)
-    return [("?",)]
+        return _padrao(no.args[0], env)
+    return CURINGA
 
 
-def _partes_fstring(p, env):
+def _padrao_fstring(p, env) -> str:
     """Uma peça de f-string: o texto, o valor formatado ou, com o nome de um laço, as alternativas."""
     if isinstance(p, ast.Constant):
-        return [("lit", str(p.value))]
+        return re.escape(str(p.value))
     so_ela = ast.copy_location(ast.JoinedStr([p]), p)
     x = _valor(p.value, env)
     if x is not _DESCONHECIDO and not isinstance(x, (list, dict)):
         s = _valor(so_ela, env)
-        return [("lit", s)] if isinstance(s, str) else [("?",)]
+        return re.escape(s) if isinstance(s, str) else CURINGA
     nome = p.value.id if isinstance(p.value, ast.Name) else None
     if isinstance(env.get(nome), set):
         alternativas = {_valor(so_ela, dict(env, **{nome: s})) for s in env[nome]}
-        return [("?",)] if _DESCONHECIDO in alternativas else [("alt", alternativas)]
+        return CURINGA if _DESCONHECIDO in alternativas else _alternativas(alternativas)
     if isinstance(env.get(nome), _Param) and p.format_spec is None:
-        return [("param", nome)]
-    return [("?",)]
-
-
-def _regex(partes) -> str:
-    out = []
-    for p in partes:
-        if p[0] == "lit":
-            out.append(re.escape(p[1]))
-        elif p[0] == "alt":
-            out.append("(?:" + "|".join(re.escape(s) for s in sorted(p[1])) + ")")
-        else:
-            out.append(".+?")
-    return "".join(out)
+        return PARAM % nome
+    return CURINGA
 
 
 def _argumento(no, i, nome):
@@ -136,27 +134,22 @@ class Varredor:
 
     def __init__(self):
         self.globais = {}     # nome -> valor (constantes escritas no código) ou conjunto
-        self.funcoes = {}     # nome da função da página -> [(partes do nome, parâmetros, padrões)]
+        self.funcoes = {}     # nome da função da página -> [(padrão, parâmetros, padrões dos parâmetros)]
 
     def _chaves_da_chamada(self, no, env):
-        """[partes] das chaves que uma chamada cola (vazia: a chamada não cola)."""
+        """Os padrões das chaves que uma chamada cola (vazia: a chamada não cola)."""
         f = no.func
         nome = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else None)
         if nome in FUNCOES_COLA:
             a = _argumento(no, 0, "chave") or _argumento(no, None, "name")
-            return [_partes(a, env)] if a is not None else []
-        if not isinstance(f, ast.Name) or nome not in self.funcoes:
-            return []
+            return [_padrao(a, env)] if a is not None else []
         res = []
-        for partes, params, padroes in self.funcoes[nome]:
-            nova = []
-            for p in partes:
-                if p[0] != "param":
-                    nova.append(p)
-                    continue
-                a = _argumento(no, params.index(p[1]) if p[1] in params else None, p[1])
-                nova += _partes(a, env) if a is not None else padroes.get(p[1], [("?",)])
-            res.append(nova)
+        for padrao, params, padroes in self.funcoes.get(nome, []) if isinstance(f, ast.Name) else []:
+            pedacos = re.split(PARAM % "(\\w+)", padrao)       # os ímpares: nomes de parâmetros
+            for i in range(1, len(pedacos), 2):
+                a = _argumento(no, params.index(pedacos[i]) if pedacos[i] in params else None, pedacos[i])
+                pedacos[i] = _padrao(a, env) if a is not None else padroes.get(pedacos[i], CURINGA)
+            res.append("".join(pedacos))
         return res
 
     def _comandos(self, corpo, env, achados, dentro_de_funcao):
@@ -209,23 +202,23 @@ class Varredor:
                 pilha += [g.iter for g in no.generators]
                 continue
             if isinstance(no, ast.Call):
-                for partes in self._chaves_da_chamada(no, env):
-                    achados.append((partes, no.lineno, (st.lineno, st.end_lineno)))
+                for padrao in self._chaves_da_chamada(no, env):
+                    achados.append((padrao, no.lineno, (st.lineno, st.end_lineno)))
             pilha.extend(reversed(list(ast.iter_child_nodes(no))))
 
     def _define(self, fn, env):
         """Uma função da página: se ela cola por dentro, guarda o nome que ela dá (com parâmetros)."""
         args = fn.args
         posicionais = args.posonlyargs + args.args
-        padroes = {a.arg: _partes(d, env) for a, d in zip(posicionais[len(posicionais) - len(args.defaults):],
+        padroes = {a.arg: _padrao(d, env) for a, d in zip(posicionais[len(posicionais) - len(args.defaults):],
                                                         args.defaults)}
-        padroes.update({a.arg: _partes(d, env) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        padroes.update({a.arg: _padrao(d, env) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
         env2 = dict(env, **{a.arg: _Param(a.arg) for a in posicionais + args.kwonlyargs})
         dentro = []
         self._comandos(fn.body, env2, dentro, True)
         self.funcoes.pop(fn.name, None)
         if dentro:
-            self.funcoes[fn.name] = [(partes, [a.arg for a in posicionais], padroes) for partes, _, _ in dentro]
+            self.funcoes[fn.name] = [(padrao, [a.arg for a in posicionais], padroes) for padrao, _, _ in dentro]
 
     def celula(self, codigo: str):
         try:
@@ -235,7 +228,7 @@ class Varredor:
                     for m in re.finditer(r"""(?:cola|glue)\(\s*(['"])(.+?)\1""", codigo)]
         achados = []
         self._comandos(arvore.body, self.globais, achados, False)
-        return [(_regex(p), lin, st) for p, lin, st in achados]
+        return achados
 
 
 def chaves_glue_no_codigo(codigo: str, varredor: Varredor) -> list[str]:
