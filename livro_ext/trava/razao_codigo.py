@@ -19,11 +19,8 @@ _EMBUTIDAS = {n: getattr(builtins, n) for n in ("range", "zip", "enumerate", "li
 _EMBUTIDAS["tuple"] = list
 
 
-class _Param:
-    """Um parâmetro de uma função da página que cola por dentro."""
-
-    def __init__(self, nome):
-        self.nome = nome
+class _Param(str):
+    """O nome de um parâmetro de uma função da página que cola por dentro."""
 
 
 def _lista(v):
@@ -88,7 +85,7 @@ def _padrao(no, env) -> str:
         return re.escape(v)
     x = env.get(no.id) if isinstance(no, ast.Name) else None
     if isinstance(x, _Param):
-        return PARAM % x.nome
+        return PARAM % x
     if isinstance(x, set):
         return _alternativas({str(s) for s in x})
     if isinstance(no, ast.JoinedStr):
@@ -229,11 +226,6 @@ class Varredor:
         achados = []
         self._comandos(arvore.body, self.globais, achados, False)
         return achados
-
-
-def chaves_glue_no_codigo(codigo: str, varredor: Varredor) -> list[str]:
-    """Os nomes dados a cola(...)/glue(...) num trecho de código, como padrões regex."""
-    return [p for p, _, _ in varredor.celula(codigo)]
 
 
 def especificidade(padrao: str) -> tuple[int, int]:

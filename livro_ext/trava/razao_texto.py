@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup, NavigableString
 from bs4.element import PreformattedString
 
 from ..widgets import CLASSE_WIDGET, vezes
-from .razao_codigo import Varredor, chaves_glue_no_codigo
+from .razao_codigo import Varredor
 
 FIGURA = "(figura)"
 
@@ -287,7 +287,7 @@ def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
             continue
         n_codigo += 1
         tags = set(cell.get("metadata", {}).get("tags", []) or [])
-        chaves = chaves_glue_no_codigo(texto(cell.get("source", "")), varredor)
+        chaves = [padrao for padrao, _, _ in varredor.celula(texto(cell.get("source", "")))]
         if TAG_FORA in tags:
             fora += chaves
             continue
