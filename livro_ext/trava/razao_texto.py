@@ -82,9 +82,12 @@ def _visivel(no, saida: list, oculto=False, pre=False):
         saida.append("\n" if tag in _BLOCOS else "" if tag in _COLADOS else " ")
 
 
-def _linhas_visiveis(pedacos) -> str:
+def _texto_visivel(no) -> str:
+    """O texto visível de um nó do bs4 (ou de um documento inteiro), uma linha por bloco."""
+    saida, acima = [], [a for a in no.parents if a.name != "[document]"]
+    _visivel(no, saida, any(map(_escondido, acima)), any(a.name in ("pre", "textarea") for a in acima))
     linhas = []
-    for ln in "".join(pedacos).split("\n"):
+    for ln in "".join(saida).split("\n"):
         celulas = [" ".join(c.split()) for c in ln.split(_SEP_CELULA)]
         ln = " | ".join(c for c in celulas if c)
         if ln:
@@ -93,11 +96,7 @@ def _linhas_visiveis(pedacos) -> str:
 
 
 def _html_para_texto(h: str) -> str:
-    """O texto visível de um pedaço de HTML, uma linha por bloco."""
-    saida = []
-    for no in BeautifulSoup(h, "html.parser").contents:
-        _visivel(no, saida)
-    return _linhas_visiveis(saida)
+    return _texto_visivel(BeautifulSoup(h, "html.parser"))
 
 
 def widgets_no_html(h: str) -> dict:
@@ -106,14 +105,7 @@ def widgets_no_html(h: str) -> dict:
     sopa = BeautifulSoup(h, "html.parser")
     raizes = [w for w in sopa.find_all(class_=CLASSE_WIDGET) if w.find_parent(class_=CLASSE_WIDGET) is None]
     nomes = [w.get("data-widget") or w.get("id") or str(n) for n, w in enumerate(raizes, 1)]
-    textos = []
-    for w in raizes:
-        saida = []
-        ancestrais = list(w.parents)
-        _visivel(w, saida, any(_escondido(a) for a in ancestrais if a.name != "[document]"),
-                 any(a.name in ("pre", "textarea") for a in ancestrais))
-        textos.append(_linhas_visiveis(saida))
-    return {chave_do_widget(nome, vez): t for nome, vez, t in zip(nomes, vezes(nomes), textos)}
+    return {chave_do_widget(nome, vez): _texto_visivel(w) for nome, vez, w in zip(nomes, vezes(nomes), raizes)}
 
 
 def chave_do_widget(nome: str, vez: int = 1) -> str:
