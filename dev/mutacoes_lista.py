@@ -253,7 +253,8 @@ PDF = {"tests/pdf_confere.py": [
      "if x1 > w - MARGEM_PT + folga:"),
 ]}
 
-# A comparação com o lock (livro_ext/trava/razao.py, razao_texto.py e rapido.py; a vez dos widgets).
+# A comparação com o lock (livro_ext/trava/: razao.py, razao_texto.py, razao_codigo.py, razao_pagina.py e
+# rapido.py; a vez dos widgets).
 RAZAO = {
     "livro_ext/trava/razao.py": [
         ("número mudado não aparece", "elif a[chave] != b[chave]:", "elif False:"),
@@ -269,6 +270,22 @@ RAZAO = {
         ("resíduo só abaixo de 10⁻¹⁶", "LIMITE_RESIDUO = 1e-12", "LIMITE_RESIDUO = 1e-16"),
         ("stderr entra", 'if out.get("name") == "stdout" else None', "if True else None"),
         ("remove-output entra", 'TAGS_INVISIVEIS = {"remove-cell", "remove-output"}', 'TAGS_INVISIVEIS = {"remove-cell"}'),
+        ("o escondido entra", 'return no.name in _PULA or no.has_attr("hidden") or', "return no.name in _PULA or"),
+        ("a opção da lista é sempre a primeira",
+         'escolhida = next((o for o in opcoes if o.has_attr("selected")), opcoes[0] if opcoes else None)',
+         "escolhida = opcoes[0] if opcoes else None"),
+    ],
+    # onde cada chave é colada (a leitura do código) e a página dos instrutores
+    "livro_ext/trava/razao_codigo.py": [
+        ("o nome do laço vira curinga", "env[alvo.id] = set(valores) if conhecidos else _DESCONHECIDO",
+         "env[alvo.id] = _DESCONHECIDO"),
+        ("a função da página esquece o argumento",
+         "pedacos[i] = _padrao(a, env) if a is not None else padroes.get(pedacos[i], CURINGA)",
+         "pedacos[i] = CURINGA"),
+    ],
+    "livro_ext/trava/razao_pagina.py": [
+        ("a cola aponta a linha de antes", "padroes.append((padrao, ini + lin, trecho))",
+         "padroes.append((padrao, ini + lin - 1, trecho))"),
     ],
     # a vez de cada widget (o sufixo da chave), contada para a razão, a trava rápida e a diretiva
     "livro_ext/widgets/__init__.py": [

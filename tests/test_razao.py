@@ -1,6 +1,6 @@
 """A trava dos números: o build de agora mostra os mesmos números que book/numeros.lock.json.
 
-A regra do que entra na razão está no docstring de livro_ext/trava/razao.py.
+A regra do que entra na razão está no CONTRIBUINDO.md ("Verificar").
 """
 import html as html_mod
 import json

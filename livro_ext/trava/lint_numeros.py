@@ -1,29 +1,11 @@
-"""Nenhum número digitado: acha números com separador no texto-fonte das páginas.
+"""Nenhum número digitado: aponta (arquivo:linha) todo número com separador decimal ou de milhar
+(`0,395`, `50.257`, `0{,}395`, `,5`) fora de código, no texto-fonte das páginas e nas células
+`# %% [markdown]` de `lab/laboratorio_gpt2.py` (a regra: CONTRIBUINDO.md, "A regra dos números").
 
-O livro promete que todo número que o leitor vê é calculado e colado com `glue`. Este
-verificador lê cada `book/*.md` e aponta (arquivo:linha) todo número com separador decimal
-ou de milhar — `0,395`, `0.395`, `50.257`, `1,5`, `7.087.872`, `0{,}395` — que esteja FORA
-de código. Vale para prosa, matemática (`$…$`, `$$…$$`, `{math}`), avisos, dropdowns,
-tabelas e legendas.
-
-Fica de fora (não é texto digitado que o leitor lê como número do livro):
-- o cabeçalho YAML (front matter);
-- células de código (`{code-cell}`), blocos cercados de código (```python, `{code-block}`…),
-  `{raw}`, comentários HTML e blocos HTML (de uma linha que começa com uma tag até a
-  próxima linha em branco; tags no meio da prosa saem, o texto entre elas é verificado);
-- código inline (`assim`), o conteúdo dos papéis que não são texto (`{glue:text}`chave``,
-  `{ref}`, `{doc}`, `{numref}`, `{eq}`…; o conteúdo de `{math}` É verificado);
-- o argumento de diretivas que apontam algo (`{glue:figure} chave`, `{figure} img.png`) e
-  as linhas de opção (`:name: …`, `:width: 80%`);
-- endereços (URLs, alvos de links `[texto](alvo)`) e rótulos `(rotulo)=`.
-
-Números sem separador são permitidos: definições do cenário (d = 4, 5 tokens), anos (2017),
-índices (linha 5, cabeça 2), "Passo 5 de 7". Índices de matriz em subscrito ($y_{3,1}$)
-também, porque a vírgula ali separa linha e coluna. Um número com separador que não é um número do
-livro (uma versão, um nome de produto) só passa pela lista PERMITIDOS abaixo, com o motivo.
-
-O texto do notebook do laboratório também é prosa para o leitor: em `lab/laboratorio_gpt2.py`
-(formato percent do jupytext), as células `# %% [markdown]` passam pela mesma regra.
+Fica de fora o que não é número lido como do livro: o cabeçalho YAML, células e blocos de código,
+`{raw}`, comentários e blocos HTML, código inline, papéis que não são texto (`{glue:text}`, `{ref}`...;
+o conteúdo de `{math}` conta), argumentos de diretivas que apontam algo, opções, endereços e rótulos,
+índices em subscrito ($y_{3,1}$). Uma exceção só pela lista PERMITIDOS, com o motivo.
 
     python -m livro_ext.trava.lint_numeros            # verifica book/*.md e o laboratório
     python -m livro_ext.trava.lint_numeros a.md b.md  # verifica esses arquivos (.md ou .py percent)
@@ -60,7 +42,6 @@ ARG_PROSA = {
 }
 # papéis cujo conteúdo é texto/matemática que o leitor lê
 PAPEIS_PROSA = {"math", "sub", "sup", "subscript", "superscript", "abbr", "kbd", "term"}
-
 
 
 def _limpa_linha(ln: str) -> str:
@@ -131,11 +112,8 @@ def verificar_texto(texto: str) -> list[tuple[int, str, str]]:
     """-> [(linha 1-based, número achado, a linha)] para um texto MyST."""
     linhas = texto.split("\n")
     inicio = 0
-    if linhas and linhas[0].strip() == "---":  # front matter
-        inicio = 1
-        while inicio < len(linhas) and linhas[inicio].strip() != "---":
-            inicio += 1
-        inicio += 1
+    if linhas[0].strip() == "---":                # o cabeçalho YAML (front matter)
+        inicio = myst.opcoes(linhas)[2]
     achados = []
     _verifica(linhas[inicio:], inicio, achados)
     return sorted(achados)
@@ -173,10 +151,7 @@ def relatorio(arquivos) -> list[str]:
     for arq in arquivos:
         for lin, num, texto in verificar_arquivo(arq):
             rel = Path(arq).resolve()
-            try:
-                rel = rel.relative_to(RAIZ)
-            except ValueError:
-                pass
+            rel = rel.relative_to(RAIZ) if rel.is_relative_to(RAIZ) else rel
             saida.append(f"{rel}:{lin}: número digitado {num!r}: {texto.strip()[:120]}")
     return saida
 

@@ -1,23 +1,10 @@
-"""A razão de números sem o Sphinx: roda as páginas como o build e compara com o lock.
-
-O `make book` leva minutos; para saber se uma mudança em `lab/` moveu algum número que o
-leitor vê, basta rodar o código das páginas. Este script roda cada `book/*.md` como o build
-roda: o leitor do myst-nb (`read_myst_markdown_notebook`) e o cliente de execução do myst-nb
-(`create_client`, com a configuração de execução do `_config.yml`), que executa o notebook
-num kernel de verdade (jupyter-cache, nbclient, ipykernel) e separa os glue. Um processo de
-trabalho por núcleo pega as páginas uma a uma, e cada página roda num kernel novo. O HTML de
-cada ```{widget}``` sai de `lab/livro/widgets/api.py`, como a diretiva o monta. Depois
-`razao.coletar_resultados` passa tudo pela mesma regra do build (o que entra, o que fica de
-fora: razao_texto.py) e `razao.diferencas` compara com `book/numeros.lock.json`.
+"""A trava rápida: roda as páginas como o build (o leitor e o cliente de execução do myst-nb, um
+kernel novo por página, as páginas em paralelo), sem o Sphinx, e compara com o lock (CONTRIBUINDO.md).
 
     python -m livro_ext.trava.rapido                     # todas as páginas; sai 1 se algo mudou
     python -m livro_ext.trava.rapido book/saida.md       # só estas páginas
     python -m livro_ext.trava.rapido --brinquedo /tmp/b.py   # com outro lab/livro/brinquedo.py
-    python -m livro_ext.trava.rapido --json saida.json   # grava a razão rápida
-
-Ele não substitui o `make test`: o texto das páginas e o navegador ficam de fora.
-Uma página que falha ao executar aparece como uma linha `! página: erro`.
-O teste tests/test_rapido.py confere que a razão rápida é igual à do build.
+    python -m livro_ext.trava.rapido --aceitar           # o `make lock`
 """
 from __future__ import annotations
 
@@ -25,6 +12,7 @@ import argparse
 import concurrent.futures as cf
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -35,22 +23,13 @@ RAIZ = razao.RAIZ
 
 
 def paginas(raiz: Path = RAIZ) -> list[Path]:
-    """As páginas com código ou widget (menos a própria página da razão)."""
-    res = []
-    for md in sorted((raiz / "book").glob("*.md")):
-        if md.with_suffix("").relative_to(raiz).as_posix() == razao.PAGINA_RAZAO:
-            continue
-        t = md.read_text(encoding="utf-8")
-        if "{code-cell}" in t or "{widget}" in t:
-            res.append(md)
-    return res
+    """As páginas com código ou widget (a da razão não tem)."""
+    return [md for md in sorted((raiz / "book").glob("*.md"))
+            if re.search(r"\{(code-cell|widget)\}", md.read_text(encoding="utf-8"))]
 
 
-# ---------------------------------------------------------------------------
-# Cada página num kernel novo: o cliente de execução do myst-nb, como no build
-# ---------------------------------------------------------------------------
-# Uma célula a mais, depois das da página: o que o kernel carregou (o relatório de --fios) e
-# quantas threads o torch usa. Sai do notebook antes da razão.
+# Uma célula a mais, depois das da página (sai antes da razão): o que o kernel carregou (o
+# relatório de --fios) e quantas threads o torch usa.
 CONSULTA = ("import json as _j, sys as _s\n"
             "print(_j.dumps({'usa': sorted(m for m in ('numpy', 'torch') if m in _s.modules),\n"
             "                'fios_torch': _s.modules['torch'].get_num_threads() if 'torch' in _s.modules else None}))")
@@ -64,21 +43,16 @@ def info_da_consulta(celula) -> dict:
     return json.loads(saida) if saida.strip() else {}
 
 
-class _Registro:
+class _Registro(list):
     """O logger que o cliente do myst-nb recebe: guarda os avisos (no build, com -W, são erros)."""
-
-    def __init__(self):
-        self.avisos = []
 
     def info(self, msg, *args, **kw):
         pass
 
-    debug = info
-
     def warning(self, msg, *args, **kw):
-        self.avisos.append(str(msg))
+        self.append(str(msg))
 
-    error = warning
+    debug, error = info, warning
 
 
 def config_execucao(raiz: Path = RAIZ):
@@ -98,11 +72,7 @@ def config_execucao(raiz: Path = RAIZ):
 
 def _erro_da_execucao(nb, meta: dict) -> str:
     """'célula N: Tipo: mensagem' da célula que falhou (ou a última linha do traceback)."""
-    n = 0
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        n += 1
+    for n, cell in enumerate([c for c in nb.cells if c.cell_type == "code"], 1):
         for o in cell.get("outputs", []):
             if o.get("output_type") == "error":
                 return f"célula {n}: {o.get('ename')}: {o.get('evalue')}"
@@ -111,9 +81,8 @@ def _erro_da_execucao(nb, meta: dict) -> str:
 
 
 def _executa_pagina(md: Path) -> dict:
-    """Roda uma página -> {"nb": notebook com saídas, "glue": {...}, "html_widgets", "erro", "usa"}
-    (o que o build deixa: o texto de cada valor sai depois, em razao.coletar_resultados).
-    Roda num processo de trabalho; o kernel herda o ambiente dele (threads, MPLBACKEND, o brinquedo)."""
+    """Roda uma página (num processo de trabalho, cujo ambiente o kernel herda) ->
+    {"nb": notebook com saídas, "glue", "html_widgets", "erro", "usa"}, como o build os deixa."""
     import traceback
 
     import nbformat
@@ -134,8 +103,8 @@ def _executa_pagina(md: Path) -> dict:
     fios = os.environ.get("LIVRO_FIOS")
     if not erro and fios and info.get("fios_torch") not in (None, int(fios)):
         erro = f"o torch usou {info['fios_torch']} threads, não {fios}"
-    if not erro and registro.avisos:
-        erro = "aviso do myst-nb: " + "; ".join(registro.avisos)
+    if not erro and registro:
+        erro = "aviso do myst-nb: " + "; ".join(registro)
     html = ""
     try:            # os widgets, como a diretiva os põe na página
         from livro.widgets import api as widgets_api
@@ -151,8 +120,7 @@ def _executa_pagina(md: Path) -> dict:
 _STDERR = None     # o arquivo para onde vai o stderr deste processo de trabalho (e dos kernels)
 
 
-# O kernel não chegou a responder (antes de qualquer célula): uma falha da partida, não da página.
-# Aconteceu 1 vez em muitas execuções, com 2 kernels partindo juntos; a página roda de novo uma vez.
+# O kernel não respondeu antes da 1ª célula (visto 1 vez, com 2 kernels partindo juntos): a página roda de novo.
 PARTIDA_FALHOU = ("Kernel didn't respond", "Kernel died before replying to kernel_info")
 
 
@@ -178,9 +146,8 @@ def _roda_pagina(md: str) -> dict:
 
 
 def troca_brinquedo(arquivo: str):
-    """Com --brinquedo: `livro.brinquedo` passa a ser o módulo de `arquivo` (em sys.modules, antes
-    de a página importá-lo). Um brinquedo que quebra ao carregar quebra na célula que o usa, com
-    o erro dele, como quebraria no build."""
+    """Com --brinquedo: `livro.brinquedo` passa a ser o módulo de `arquivo` (em sys.modules). Um brinquedo
+    que quebra ao carregar quebra na célula que o usa, com o erro dele, como no build."""
     import importlib.util
     import types
 
@@ -210,9 +177,8 @@ INICIO_KERNEL = ('"""Gerado por livro_ext.trava.rapido (--brinquedo)."""\n'
 
 
 def _prepara(env: dict, stderr: str):
-    """O começo de cada processo de trabalho: o ambiente que os kernels herdam, o brinquedo
-    também aqui (os widgets são montados neste processo) e o stderr num arquivo (cada kernel
-    avisa que roda sobre TCP sem criptografia; o que importa vai para a linha de erro)."""
+    """O começo de cada processo de trabalho: o ambiente que os kernels herdam, o brinquedo (os
+    widgets são montados aqui) e o stderr num arquivo (o que importa vai para a linha de erro)."""
     global _STDERR
     os.environ.update(env)
     if env.get("LIVRO_BRINQUEDO"):
@@ -221,22 +187,14 @@ def _prepara(env: dict, stderr: str):
     os.dup2(os.open(_STDERR, os.O_WRONLY | os.O_CREAT | os.O_APPEND), 2)
 
 
-# ---------------------------------------------------------------------------
-# O processo principal: as páginas em paralelo
-# ---------------------------------------------------------------------------
-# As variáveis que fixam quantas threads o BLAS (OpenBLAS, MKL) e o torch usam. (OPENBLAS_CORETYPE
-# e OPENBLAS_L2_SIZE ficam como a máquina os definiu: algumas CPUs precisam deles.)
+# As threads do BLAS (OpenBLAS, MKL) e do torch; OPENBLAS_CORETYPE e OPENBLAS_L2_SIZE ficam como estão.
 FIOS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def executar(mds, brinquedo=None, trabalhadores=None, fios=None) -> dict:
-    """[md] -> {página: resultado de _executa_pagina}.
-
-    Um processo de trabalho por núcleo (novos, sem nada herdado de quem chama) pega as páginas
-    uma a uma; cada página roda num kernel novo, como no build.
-    brinquedo: um arquivo no lugar de lab/livro/brinquedo.py (ver troca_brinquedo).
-    fios: quantas threads o BLAS e o torch usam (None: o padrão da máquina). O kernel herda
-    o ambiente, e o torch lê OMP_NUM_THREADS ao carregar (a célula CONSULTA confere)."""
+    """[md] -> {página: resultado de _executa_pagina}: um processo de trabalho novo por núcleo pega as
+    páginas uma a uma. brinquedo: ver troca_brinquedo. fios: as threads do BLAS e do torch (None: o
+    padrão da máquina), pelo ambiente que o kernel herda (a célula CONSULTA confere)."""
     import multiprocessing
     import tempfile
 
@@ -314,10 +272,8 @@ def main(argv=None):
 
 
 def aceitar(resultados: dict, lock: Path = razao.LOCK, parcial=False) -> int:
-    """Grava no lock a razão rápida, calculada agora das fontes (nunca de um _build velho).
-
-    Recusa (e não muda o lock) se alguma página não rodou ou algum valor não pode entrar
-    (caractere de controle, resíduo de arredondamento). parcial: só as páginas rodadas mudam."""
+    """Grava no lock a razão rápida, das fontes de agora; recusa se uma página não rodou ou um valor
+    não pode entrar. parcial: só as páginas rodadas mudam."""
     nova, problemas = razao.coletar_resultados(resultados)
     if problemas:
         print(f"{len(problemas)} problemas; o lock não foi mudado:")
@@ -325,11 +281,7 @@ def aceitar(resultados: dict, lock: Path = razao.LOCK, parcial=False) -> int:
             print("  ! " + p)
         return 1
     velha = razao.ler_lock(lock)
-    final = dict(velha, **nova) if parcial else nova
-    if parcial:
-        for pagina in resultados:
-            if pagina not in nova:
-                final.pop(pagina, None)
+    final = {p: v for p, v in velha.items() if parcial and p not in resultados} | nova
     mudou = razao.diferencas(velha, final)
     lock.write_text(razao.serializa(dict(sorted(final.items()))), encoding="utf-8")
     print(f"{lock} atualizado com a razão das fontes de agora ({len(mudou)} mudanças):")

@@ -1,199 +1,125 @@
-"""A razão: onde cada chave é colada, numa leitura do código das páginas (sem executar nada)."""
+"""O fonte das páginas: onde cada chave é colada (uma leitura do código, sem executar) e os widgets."""
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 import warnings
 
 from ..widgets import vezes
 
-
-# ---------------------------------------------------------------------------
-# Onde cada chave é colada: uma leitura do código (sem executar nada)
-# ---------------------------------------------------------------------------
 # Acha cada cola(...)/glue(...) e o nome que ela recebe, também quando o nome é montado:
-# f-strings ("rope_{i}_{j}"), somas ("id_" + s), laços sobre listas escritas no código
-# (o nome vira as alternativas), e funções da página que colam por dentro (uma chamada
-# g("x5", ...) conta como cola("x5", ...), na linha da chamada). O que não dá para saber
-# lendo vira um curinga; onde_calcula prefere o padrão mais específico.
+# f-strings ("rope_{i}_{j}"), somas ("id_" + s), laços sobre valores escritos no código (o nome
+# vira as alternativas) e funções da página que colam por dentro (uma chamada g("x5", ...) conta
+# como cola("x5", ...), na linha da chamada). O que não dá para saber lendo vira um curinga.
 FUNCOES_COLA = ("cola", "glue")
 _DESCONHECIDO = object()
+_EMBUTIDAS = {n: getattr(builtins, n) for n in ("range", "zip", "enumerate", "list", "sorted", "reversed",
+                                                "str", "int", "len", "abs")}
+_EMBUTIDAS["tuple"] = list
 
 
-class _Param:
-    """Um parâmetro de uma função da página que cola por dentro."""
+class _Param(str):
+    """O nome de um parâmetro de uma função da página que cola por dentro."""
 
-    def __init__(self, nome):
-        self.nome = nome
+
+def _lista(v):
+    """Um iterável (zip, range, dict.items()...) como lista, com as tuplas como listas."""
+    return [list(t) if isinstance(t, tuple) else t for t in v]
 
 
 def _valor(no, env):
-    """O valor de uma expressão, se ela só usa constantes e nomes conhecidos; senão _DESCONHECIDO.
-    Listas e tuplas podem ter elementos desconhecidos."""
-    D = _DESCONHECIDO
-    if isinstance(no, ast.Constant):
-        return no.value
+    """O valor de uma expressão que só usa constantes, nomes conhecidos e as funções de _EMBUTIDAS;
+    senão _DESCONHECIDO. Listas, tuplas e os valores de um dict podem ter elementos desconhecidos."""
     if isinstance(no, (ast.List, ast.Tuple)):
         return [_valor(e, env) for e in no.elts]
-    if isinstance(no, ast.Dict):
-        ks = [_valor(k, env) if k is not None else D for k in no.keys]
-        if any(k is D for k in ks):
-            return D
+    if isinstance(no, ast.Dict) and None not in no.keys:
+        chaves = [_valor(k, env) for k in no.keys]
         try:
-            return dict(zip(ks, (_valor(v, env) for v in no.values)))
+            return _DESCONHECIDO if _DESCONHECIDO in chaves else dict(zip(chaves, [_valor(v, env) for v in no.values]))
         except TypeError:
-            return D
-    if isinstance(no, ast.Name):
-        v = env.get(no.id, D)
-        return v if not isinstance(v, (set, _Param)) else D
-    if isinstance(no, ast.UnaryOp) and isinstance(no.op, ast.USub):
-        v = _valor(no.operand, env)
-        return -v if isinstance(v, (int, float)) else D
-    if isinstance(no, ast.BinOp):
-        a, b = _valor(no.left, env), _valor(no.right, env)
-        if a is D or b is D:
-            return D
-        try:
-            return eval(compile(ast.Expression(ast.BinOp(ast.Constant(a), no.op, ast.Constant(b))),
-                                "<razao>", "eval"))
-        except Exception:
-            return D
-    if isinstance(no, ast.Call) and isinstance(no.func, ast.Name) and not no.keywords:
-        args = [_valor(a, env) for a in no.args]
-        if any(a is D for a in args):
-            return D
-        f = no.func.id
-        try:
-            if f == "range" and all(isinstance(a, int) for a in args):
-                return list(range(*args))
-            if f in ("zip", "enumerate", "list", "tuple", "sorted", "reversed") and \
-                    all(isinstance(a, (list, tuple, dict, str)) for a in args[:1]):
-                return [list(t) if isinstance(t, tuple) else t
-                        for t in {"zip": zip, "enumerate": enumerate, "list": list, "tuple": list,
-                                  "sorted": sorted, "reversed": reversed}[f](*args)]
-            if f in ("str", "int", "len", "abs") and len(args) == 1:
-                return {"str": str, "int": int, "len": len, "abs": abs}[f](args[0])
-        except Exception:
-            return D
-    if isinstance(no, ast.Call) and isinstance(no.func, ast.Attribute) and not no.args:
-        obj = _valor(no.func.value, env)
-        if isinstance(obj, dict) and no.func.attr in ("items", "keys", "values"):
-            return [list(t) if isinstance(t, tuple) else t for t in getattr(obj, no.func.attr)()]
-    if isinstance(no, ast.Subscript):
-        obj, i = _valor(no.value, env), _valor(no.slice, env)
-        try:
-            if obj is not D and i is not D:
-                return obj[i]
-        except Exception:
-            return D
-    return D
+            return _DESCONHECIDO
+    conhecidos = {k: v for k, v in env.items() if v is not _DESCONHECIDO and not isinstance(v, (set, _Param))}
+    try:
+        v = eval(compile(ast.Expression(no), "<razao>", "eval"), {"__builtins__": _EMBUTIDAS}, conhecidos)
+    except Exception:
+        return _DESCONHECIDO
+    if isinstance(v, (str, int, float, list, dict)) or v is None:
+        return v
+    try:
+        return _lista(v)
+    except TypeError:
+        return _DESCONHECIDO
 
 
 def _liga(alvo, valores, env):
     """Um laço `for alvo in valores`: cada nome do alvo fica com o conjunto de seus valores."""
     if isinstance(alvo, ast.Name):
-        if valores is _DESCONHECIDO or any(v is _DESCONHECIDO for v in valores):
+        try:
+            conhecidos = valores is not _DESCONHECIDO and not any(v is _DESCONHECIDO for v in valores)
+            env[alvo.id] = set(valores) if conhecidos else _DESCONHECIDO
+        except TypeError:
             env[alvo.id] = _DESCONHECIDO
-        else:
-            try:
-                env[alvo.id] = set(valores)
-            except TypeError:
-                env[alvo.id] = _DESCONHECIDO
     elif isinstance(alvo, (ast.Tuple, ast.List)):
+        n = len(alvo.elts)
+        if valores is _DESCONHECIDO or not all(isinstance(v, (list, tuple)) and len(v) == n for v in valores):
+            valores = [[_DESCONHECIDO] * n]
         for k, sub in enumerate(alvo.elts):
-            if valores is _DESCONHECIDO:
-                _liga(sub, _DESCONHECIDO, env)
-                continue
-            col = []
-            for v in valores:
-                if isinstance(v, (list, tuple)) and len(v) == len(alvo.elts):
-                    col.append(v[k])
-                else:
-                    col = _DESCONHECIDO
-                    break
-            _liga(sub, col, env)
+            _liga(sub, [v[k] for v in valores], env)
 
 
-def _formata(v, conversao, spec):
-    if conversao == ord("r"):
-        v = repr(v)
-    elif conversao == ord("s"):
-        v = str(v)
-    elif conversao == ord("a"):
-        v = ascii(v)
-    return format(v, spec)
+# O nome de uma chave vira um padrão regex: o texto escrito, "(?:a|b)" para os valores de um laço,
+# CURINGA para o que não dá para saber e, numa função da página, PARAM % nome para um parâmetro.
+CURINGA = ".+?"
+PARAM = "\x00%s\x00"
 
 
-def _partes(no, env):
-    """As partes do nome de uma chave: ("lit", s), ("alt", {s, ...}), ("param", nome) ou ("?",)."""
+def _alternativas(valores) -> str:
+    return "(?:" + "|".join(re.escape(str(v)) for v in sorted(valores)) + ")"
+
+
+def _padrao(no, env) -> str:
+    """O padrão regex do nome que a expressão `no` dá a uma chave."""
     v = _valor(no, env)
     if isinstance(v, str):
-        return [("lit", v)]
-    if isinstance(no, ast.Name):
-        x = env.get(no.id)
-        if isinstance(x, _Param):
-            return [("param", x.nome)]
-        if isinstance(x, set):
-            return [("alt", {str(s) for s in x})]
-        return [("?",)]
+        return re.escape(v)
+    x = env.get(no.id) if isinstance(no, ast.Name) else None
+    if isinstance(x, _Param):
+        return PARAM % x
+    if isinstance(x, set):
+        return _alternativas({str(s) for s in x})
     if isinstance(no, ast.JoinedStr):
-        partes = []
-        for p in no.values:
-            if isinstance(p, ast.Constant):
-                partes.append(("lit", str(p.value)))
-                continue
-            spec = ""
-            if p.format_spec is not None:
-                sv = _valor(p.format_spec, env)
-                if not isinstance(sv, str):
-                    partes.append(("?",))
-                    continue
-                spec = sv
-            x = _valor(p.value, env)
-            if x is not _DESCONHECIDO and not isinstance(x, (list, dict)):
-                partes.append(("lit", _formata(x, p.conversion, spec)))
-            elif isinstance(p.value, ast.Name) and isinstance(env.get(p.value.id), set):
-                try:
-                    partes.append(("alt", {_formata(s, p.conversion, spec) for s in env[p.value.id]}))
-                except (TypeError, ValueError):
-                    partes.append(("?",))
-            elif isinstance(p.value, ast.Name) and isinstance(env.get(p.value.id), _Param) and not spec:
-                partes.append(("param", p.value.id))
-            else:
-                partes.append(("?",))
-        return partes
+        return "".join(_padrao_fstring(parte, env) for parte in no.values)
     if isinstance(no, ast.BinOp) and isinstance(no.op, ast.Add):
-        return _partes(no.left, env) + _partes(no.right, env)
+        return _padrao(no.left, env) + _padrao(no.right, env)
     if isinstance(no, ast.Call) and isinstance(no.func, ast.Name) and no.func.id == "str" and len(no.args) == 1:
-        return _partes(no.args[0], env)
-    return [("?",)]
+        return _padrao(no.args[0], env)
+    return CURINGA
 
 
-def _regex(partes) -> str:
-    out = []
-    for p in partes:
-        if p[0] == "lit":
-            out.append(re.escape(p[1]))
-        elif p[0] == "alt":
-            out.append("(?:" + "|".join(re.escape(s) for s in sorted(p[1])) + ")")
-        else:
-            out.append(".+?")
-    return "".join(out)
-
-
-def _nome_funcao(no):
-    f = no.func
-    return f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else None)
+def _padrao_fstring(p, env) -> str:
+    """Uma peça de f-string: o texto, o valor formatado ou, com o nome de um laço, as alternativas."""
+    if isinstance(p, ast.Constant):
+        return re.escape(str(p.value))
+    so_ela = ast.copy_location(ast.JoinedStr([p]), p)
+    x = _valor(p.value, env)
+    if x is not _DESCONHECIDO and not isinstance(x, (list, dict)):
+        s = _valor(so_ela, env)
+        return re.escape(s) if isinstance(s, str) else CURINGA
+    nome = p.value.id if isinstance(p.value, ast.Name) else None
+    if isinstance(env.get(nome), set):
+        alternativas = {_valor(so_ela, dict(env, **{nome: s})) for s in env[nome]}
+        return CURINGA if _DESCONHECIDO in alternativas else _alternativas(alternativas)
+    if isinstance(env.get(nome), _Param) and p.format_spec is None:
+        return PARAM % nome
+    return CURINGA
 
 
 def _argumento(no, i, nome):
     """O i-ésimo argumento de uma chamada (ou o de nome `nome`)."""
     if i is not None and i < len(no.args) and not isinstance(no.args[i], ast.Starred):
         return no.args[i]
-    for k in no.keywords:
-        if k.arg == nome:
-            return k.value
-    return None
+    return next((k.value for k in no.keywords if k.arg == nome), None)
 
 
 class Varredor:
@@ -205,28 +131,23 @@ class Varredor:
 
     def __init__(self):
         self.globais = {}     # nome -> valor (constantes escritas no código) ou conjunto
-        self.funcoes = {}     # nome da função da página -> [(partes do nome, parâmetros)]
+        self.funcoes = {}     # nome da função da página -> [(padrão, parâmetros, padrões dos parâmetros)]
 
     def _chaves_da_chamada(self, no, env):
-        """[partes] das chaves que uma chamada cola (vazia: a chamada não cola)."""
-        nome = _nome_funcao(no)
+        """Os padrões das chaves que uma chamada cola (vazia: a chamada não cola)."""
+        f = no.func
+        nome = f.id if isinstance(f, ast.Name) else (f.attr if isinstance(f, ast.Attribute) else None)
         if nome in FUNCOES_COLA:
             a = _argumento(no, 0, "chave") or _argumento(no, None, "name")
-            return [_partes(a, env)] if a is not None else []
-        if isinstance(no.func, ast.Name) and nome in self.funcoes:
-            res = []
-            for partes, params, padroes in self.funcoes[nome]:
-                nova = []
-                for p in partes:
-                    if p[0] != "param":
-                        nova.append(p)
-                        continue
-                    i = params.index(p[1]) if p[1] in params else None
-                    a = _argumento(no, i, p[1])
-                    nova += _partes(a, env) if a is not None else padroes.get(p[1], [("?",)])
-                res.append(nova)
-            return res
-        return []
+            return [_padrao(a, env)] if a is not None else []
+        res = []
+        for padrao, params, padroes in self.funcoes.get(nome, []) if isinstance(f, ast.Name) else []:
+            pedacos = re.split(PARAM % "(\\w+)", padrao)       # os ímpares: nomes de parâmetros
+            for i in range(1, len(pedacos), 2):
+                a = _argumento(no, params.index(pedacos[i]) if pedacos[i] in params else None, pedacos[i])
+                pedacos[i] = _padrao(a, env) if a is not None else padroes.get(pedacos[i], CURINGA)
+            res.append("".join(pedacos))
+        return res
 
     def _comandos(self, corpo, env, achados, dentro_de_funcao):
         for st in corpo:
@@ -240,12 +161,10 @@ class Varredor:
             if isinstance(st, (ast.For, ast.AsyncFor)):
                 self._chamadas(st.iter, st, env, achados)
                 _liga(st.target, _valor(st.iter, env), env)
-                self._comandos(st.body, env, achados, dentro_de_funcao)
-                self._comandos(st.orelse, env, achados, dentro_de_funcao)
+                self._comandos(st.body + st.orelse, env, achados, dentro_de_funcao)
                 continue
             filhos = [getattr(st, c) for c in ("body", "orelse", "finalbody") if isinstance(getattr(st, c, None), list)]
-            filhos += [h.body for h in getattr(st, "handlers", [])]
-            filhos += [c.body for c in getattr(st, "cases", [])]
+            filhos += [h.body for h in getattr(st, "handlers", [])] + [c.body for c in getattr(st, "cases", [])]
             if filhos:
                 for campo in ("test", "items", "subject"):
                     x = getattr(st, campo, None)
@@ -261,10 +180,9 @@ class Varredor:
                 for alvo in st.targets:
                     if isinstance(alvo, ast.Name):
                         env[alvo.id] = v
-                    elif isinstance(alvo, (ast.Tuple, ast.List)):
-                        for sub in alvo.elts:
-                            if isinstance(sub, ast.Name):
-                                env[sub.id] = _DESCONHECIDO
+                    for sub in alvo.elts if isinstance(alvo, (ast.Tuple, ast.List)) else []:
+                        if isinstance(sub, ast.Name):
+                            env[sub.id] = _DESCONHECIDO
 
     def _chamadas(self, raiz, st, env, achados):
         pilha = [raiz]
@@ -276,91 +194,60 @@ class Varredor:
                 env2 = dict(env)
                 for g in no.generators:
                     _liga(g.target, _valor(g.iter, env2), env2)
-                filhos = [no.elt] if hasattr(no, "elt") else [no.key, no.value]
-                for sub in filhos:
+                for sub in [no.elt] if hasattr(no, "elt") else [no.key, no.value]:
                     self._chamadas(sub, st, env2, achados)
-                for g in no.generators:
-                    pilha.append(g.iter)
+                pilha += [g.iter for g in no.generators]
                 continue
             if isinstance(no, ast.Call):
-                for partes in self._chaves_da_chamada(no, env):
-                    achados.append((partes, no.lineno, (st.lineno, st.end_lineno)))
+                for padrao in self._chaves_da_chamada(no, env):
+                    achados.append((padrao, no.lineno, (st.lineno, st.end_lineno)))
             pilha.extend(reversed(list(ast.iter_child_nodes(no))))
 
     def _define(self, fn, env):
         """Uma função da página: se ela cola por dentro, guarda o nome que ela dá (com parâmetros)."""
         args = fn.args
-        params = [a.arg for a in args.posonlyargs + args.args]
         posicionais = args.posonlyargs + args.args
-        padroes = {a.arg: _partes(d, env) for a, d in zip(posicionais[len(posicionais) - len(args.defaults):],
+        padroes = {a.arg: _padrao(d, env) for a, d in zip(posicionais[len(posicionais) - len(args.defaults):],
                                                         args.defaults)}
-        padroes.update({a.arg: _partes(d, env) for a, d in zip(args.kwonlyargs, args.kw_defaults)
-                        if d is not None})
-        env2 = dict(env)
-        for a in args.posonlyargs + args.args + args.kwonlyargs:
-            env2[a.arg] = _Param(a.arg)
+        padroes.update({a.arg: _padrao(d, env) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        env2 = dict(env, **{a.arg: _Param(a.arg) for a in posicionais + args.kwonlyargs})
         dentro = []
         self._comandos(fn.body, env2, dentro, True)
+        self.funcoes.pop(fn.name, None)
         if dentro:
-            self.funcoes[fn.name] = [(partes, params, padroes) for partes, _, _ in dentro]
-        else:
-            self.funcoes.pop(fn.name, None)
+            self.funcoes[fn.name] = [(padrao, [a.arg for a in posicionais], padroes) for padrao, _, _ in dentro]
 
     def celula(self, codigo: str):
         try:
-            arvore = _analisa(_sem_magicas(codigo))
+            arvore = _arvore(codigo)
         except SyntaxError:
             return [(re.escape(m.group(2)), codigo[:m.start()].count("\n") + 1, None)
                     for m in re.finditer(r"""(?:cola|glue)\(\s*(['"])(.+?)\1""", codigo)]
         achados = []
         self._comandos(arvore.body, self.globais, achados, False)
-        return [(_regex(p), lin, st) for p, lin, st in achados]
-
-
-def chamadas_glue(codigo: str, varredor: Varredor | None = None):
-    """[(padrão regex da chave, número da linha no trecho, 1-based), ...] de cada cola/glue."""
-    v = varredor or Varredor()
-    return [(p, lin) for p, lin, _ in v.celula(codigo)]
-
-
-def chaves_glue_no_codigo(codigo: str, varredor: Varredor | None = None) -> list[str]:
-    """Os nomes dados a cola(...)/glue(...) num trecho de código, como padrões regex."""
-    return [p for p, _ in chamadas_glue(codigo, varredor)]
+        return achados
 
 
 def especificidade(padrao: str) -> tuple[int, int]:
     """(caracteres fixos, -curingas) de um padrão: o mais específico ganha. Uma lista de
     alternativas conta como a mais curta delas."""
-    curingas = padrao.count(".+?")
-
     def alt(m):
         return min((re.sub(r"\\(.)", r"\1", a) for a in m.group(1).split("|")), key=len)
 
     fixo = re.sub(r"\(\?:([^)]*)\)", alt, padrao).replace(".+?", "")
-    fixo = re.sub(r"\\(.)", r"\1", fixo)
-    return len(fixo), -curingas
+    return len(re.sub(r"\\(.)", r"\1", fixo)), -padrao.count(".+?")
 
 
-def _analisa(codigo: str):
-    """ast.parse sem avisos (um "\\ " numa string sem r"" é problema da página, não daqui)."""
+def _arvore(codigo: str):
+    """ast.parse sem avisos (um "\\ " numa string sem r"" é problema da página, não daqui); se não
+    compila, com as linhas de mágica do IPython (%, !) comentadas."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(codigo)
-
-
-def _sem_magicas(codigo: str) -> str:
-    """O código como Python puro: se não compila, as linhas de mágica do IPython (%, !)
-    viram comentário (uma linha "% (a, b)" que continua uma expressão fica como está)."""
-    try:
-        _analisa(codigo)
-        return codigo
-    except SyntaxError:
-        return "\n".join(("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln
-                         for ln in codigo.splitlines())
-
-
-def tags_da_celula(cell) -> set:
-    return set(cell.get("metadata", {}).get("tags", []) or [])
+        try:
+            return ast.parse(codigo)
+        except SyntaxError:
+            return ast.parse("\n".join(("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln
+                                       for ln in codigo.splitlines()))
 
 
 # Um widget no fonte de uma página: ```{widget} nome``` (ou :::{widget} nome)

@@ -5,13 +5,11 @@ import html as html_mod
 import re
 from pathlib import Path
 
-from ..execucao import guardado
+from ..execucao import guardado, myst
+from . import razao_codigo
 from .razao import LOCK, PAGINA_RAZAO, RAIZ, ler_lock
-from .razao_codigo import Varredor, especificidade, widgets_no_fonte
+from .razao_codigo import especificidade, widgets_no_fonte
 from .razao_texto import FIGURA, chave_do_widget
-# ---------------------------------------------------------------------------
-# A página para instrutores: a diretiva {razao}
-# ---------------------------------------------------------------------------
 
 
 def _funcao_do_widget(nome: str) -> str:
@@ -35,7 +33,6 @@ def codigo_das_chaves(md: Path) -> dict:
     texto = md.read_text(encoding="utf-8")
     linhas_md = texto.splitlines()
     res, padroes = _celulas_e_colas(texto)
-    res = dict(res)
     res["__glue__"] = padroes
     for i, nome, vez, cerca in widgets_no_fonte(texto):
         onde = _funcao_do_widget(nome)
@@ -46,18 +43,11 @@ def codigo_das_chaves(md: Path) -> dict:
 
 def _celulas_e_colas(texto: str) -> tuple[dict, list]:
     """As células e as colas de uma página: ({celula:NN: (linha, código)}, [(padrão, linha, trecho)]).
-
-    Ler a página como notebook e varrer cada célula custa uns 0,4 s de CPU nas 15 páginas, e
-    a mesma página dá sempre o mesmo resultado: ele fica guardado (guardado.py) pelo hash do
-    texto, do código que o calcula e da versão do myst-nb."""
+    Guardadas (guardado.py) pelo hash do texto e do código que as calcula."""
     import json
 
-    import myst_nb
-
-    aqui = Path(__file__).parent
-    k = guardado.chave("razão", texto, myst_nb.__version__,
-                       *((aqui / n).read_bytes() for n in ("razao_pagina.py", "razao_codigo.py")),
-                       Path(guardado.__file__).read_bytes())
+    codigo = [Path(m.__file__).read_bytes() for m in (guardado, myst, razao_codigo)] + [Path(__file__).read_bytes()]
+    k = guardado.chave("razão", texto, *codigo)
     feito = guardado.ler("razao", k)
     if feito is not None:
         res, padroes = json.loads(feito)
@@ -68,33 +58,20 @@ def _celulas_e_colas(texto: str) -> tuple[dict, list]:
 
 
 def _varre(texto: str) -> tuple[dict, list]:
-    from myst_nb.core.read import read_myst_markdown_notebook
-
-    nb = read_myst_markdown_notebook(texto, add_source_map=True)
-    linhas_md = texto.splitlines()
-    mapa = nb.metadata.get("source_map", [])
     res, padroes = {}, []
-    varredor = Varredor()
-    n = 0
-    for idx, cell in enumerate(nb.cells):
-        if cell.cell_type != "code":
-            continue
-        n += 1
-        fence = mapa[idx] if idx < len(mapa) else 0          # linha do ```{code-cell} (0-based)
-        corpo = cell.source.splitlines()
-        # onde o corpo começa no .md (depois das opções :tags: ...)
-        ini = fence
-        if corpo:
-            for k in range(fence, min(fence + 40, len(linhas_md))):
-                if linhas_md[k] == corpo[0]:
-                    ini = k
-                    break
-        res[f"celula:{n:02d}"] = (ini + 1, cell.source)
-        for padrao, lin, st in varredor.celula(cell.source):
-            if st is not None:
-                trecho = "\n".join(corpo[st[0] - 1: st[1]])
-            else:
-                trecho = corpo[lin - 1] if 0 < lin <= len(corpo) else ""
+    varredor = razao_codigo.Varredor()
+    celulas = [p for p in myst.pedacos(texto.splitlines()) if isinstance(p, myst.Bloco) and p.nome == "code-cell"]
+    for n, bloco in enumerate(celulas, 1):
+        _, corpo, k = myst.opcoes(bloco.corpo)
+        ini = bloco.inicio + 1 + k                          # a 1ª linha do código (0-based), sem as linhas vazias
+        while corpo and not corpo[0].strip():
+            corpo, ini = corpo[1:], ini + 1
+        while corpo and not corpo[-1].strip():
+            corpo = corpo[:-1]
+        fonte = "\n".join(corpo)
+        res[f"celula:{n:02d}"] = (ini + 1, fonte)
+        for padrao, lin, st in varredor.celula(fonte):
+            trecho = "\n".join(corpo[st[0] - 1: st[1]]) if st else (corpo[lin - 1] if 0 < lin <= len(corpo) else "")
             padroes.append((padrao, ini + lin, trecho))
     return res, padroes
 
@@ -111,10 +88,7 @@ def onde_calcula(fontes: dict, chave: str):
     candidatos = [(p, l, c) for p, l, c in fontes.get("__glue__", []) if re.fullmatch(p, chave)]
     if not candidatos:
         return None, ""
-    exatas = [(l, c) for p, l, c in candidatos if p == re.escape(chave)]
-    if exatas:
-        return exatas[0]
-    _, l, c = max(candidatos, key=lambda t: especificidade(t[0]))
+    _, l, c = max(candidatos, key=lambda t: (t[0] == re.escape(chave), especificidade(t[0])))
     return l, c
 
 
@@ -170,9 +144,8 @@ def tabela_html(razao: dict, raiz: Path, link) -> str:
                 "</tr>"
             )
     cab = "<tr><th>onde aparece</th><th>o que o leitor vê</th><th>código que o calcula</th></tr>"
-    # Sem a classe full-width do tema: numa página sem subtítulos ela quebra o JS do tema
-    # (sphinx-book-theme procura a barra lateral secundária, que não existe). A tabela usa a
-    # largura do texto, com colunas fixas, e rola para o lado numa tela estreita.
+    # Sem a classe full-width do tema (numa página sem subtítulos ela quebra o JS do tema): a
+    # largura do texto, com colunas fixas, e rolagem para o lado numa tela estreita.
     return f"""
 <div class="razao">
 <p><label for="razao-filtro">Filtrar:</label>

@@ -1,20 +1,16 @@
-"""A razão, a etapa do meio (normalizar): das saídas, dos glue e do HTML ao texto que o leitor vê.
-
-A razão anda num sentido só: razao.py coleta (do build ou da trava rápida) e chama este
-módulo, que transforma cada saída de célula, valor colado e widget no texto da razão,
-aplicando a regra do que entra (ver o docstring de razao.py) e apontando os valores que não
-podem entrar; depois razao.py compara com o lock. Funções puras: nada aqui lê arquivo, e
-nada aqui importa razao.py (só razao_codigo.py, a leitura do código das células).
-"""
+"""A razão, a etapa do meio: de cada saída, glue e widget ao texto que o leitor vê (funções puras;
+a regra do que entra está no CONTRIBUINDO.md, "Verificar")."""
 from __future__ import annotations
 
 import ast
 import re
 import unicodedata
-from html.parser import HTMLParser
+
+from bs4 import BeautifulSoup, NavigableString
+from bs4.element import PreformattedString
 
 from ..widgets import CLASSE_WIDGET, vezes
-from .razao_codigo import Varredor, chaves_glue_no_codigo, tags_da_celula
+from .razao_codigo import Varredor
 
 FIGURA = "(figura)"
 
@@ -23,9 +19,7 @@ def texto(v):
     return "".join(v) if isinstance(v, list) else str(v)
 
 
-# O texto que o leitor vê num pedaço de HTML (widgets, diagramas em SVG, saídas em HTML).
-# Só o texto conta, nunca o estilo: linhas nos elementos de bloco, " | " entre células de
-# tabela, campos como [valor], marcas como [x] ou [ ], a opção escolhida de uma lista.
+# O texto que o leitor vê num pedaço de HTML (widgets, diagramas em SVG, saídas em HTML), nunca o estilo.
 _BLOCOS = {
     "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "div", "dl",
     "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -36,110 +30,64 @@ _BLOCOS = {
 _CELULAS = {"td", "th"}
 _COLADOS = {"tspan"}                                    # SVG: o índice de W_U, colado à letra
 _PULA = {"script", "style", "template", "head"}
-_VAZIOS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-           "source", "track", "wbr"}
 _CAMPOS_TEXTO = {"", "text", "number", "search", "email", "url", "tel"}
 _SEP_CELULA = "\x1f"
 
 
-class _TextoVisivel(HTMLParser):
-    """Junta o texto visível de um HTML. classe=None: o documento inteiro numa peça;
-    classe="livro-widget": uma peça para cada elemento com essa classe (sem aninhar)."""
-
-    def __init__(self, classe=None):
-        super().__init__(convert_charrefs=True)
-        self.classe = classe
-        self.pilha = []          # [(tag, oculto, raiz)]
-        self.pecas = []          # [(atributos do contêiner, [pedaços de texto])]
-        self.atual = None if classe else []
-        if classe is None:
-            self.pecas.append(({}, self.atual))
-        self.lista = None        # [(texto, escolhida)] da <select> aberta
-        self.opcao = None
-
-    def _oculto(self):
-        return any(o for _, o, _ in self.pilha)
-
-    def _poe(self, texto):
-        if self.atual is not None and not self._oculto():
-            if self.opcao is not None:
-                self.opcao.append(texto)
-            else:
-                self.atual.append(texto)
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        classes = (a.get("class") or "").split()
-        raiz = False
-        if self.classe and self.atual is None and self.classe in classes:
-            self.atual, raiz = [], True
-            self.pecas.append((a, self.atual))
-        estilo = (a.get("style") or "").replace(" ", "").lower()
-        oculto = (tag in _PULA or "hidden" in a or "display:none" in estilo
-                  or "visibility:hidden" in estilo)
-        if tag == "input":
-            if not oculto:
-                tipo = (a.get("type") or "").lower()
-                if tipo in _CAMPOS_TEXTO:
-                    self._poe(f" [{a.get('value') or ''}] ")
-                elif tipo in ("checkbox", "radio"):
-                    self._poe(" [x] " if "checked" in a else " [ ] ")
-                elif tipo in ("submit", "button", "reset") and a.get("value"):
-                    self._poe(f" {a['value']} ")
-            return
-        if tag in _VAZIOS:
-            if tag in ("br", "hr"):
-                self._poe("\n")
-            return
-        self.pilha.append((tag, oculto, raiz))
-        if tag == "select":
-            self.lista = []
-        elif tag == "option" and self.lista is not None:
-            self.opcao = []
-            self.lista.append(("selected" in a, self.opcao))
-        elif tag in _CELULAS:
-            self._poe(_SEP_CELULA)
-        elif tag in _BLOCOS:
-            self._poe("\n")
-        elif tag not in _COLADOS:
-            self._poe(" ")                          # peças em linha: o CSS as separa
-        if tag == "svg" and a.get("aria-label") and not self._oculto():
-            self._poe(f"\n(descrição: {a['aria-label']})\n")
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if tag not in _VAZIOS and self.pilha and self.pilha[-1][0] == tag:
-            self.handle_endtag(tag)
-
-    def handle_endtag(self, tag):
-        if not any(t == tag for t, _, _ in self.pilha):
-            return                                  # fecha o que não abriu: ignora
-        while self.pilha:
-            t, _, raiz = self.pilha.pop()
-            if t == "option":
-                self.opcao = None
-            elif t == "select" and self.lista is not None:
-                lista, self.lista = self.lista, None
-                escolhida = next((o for sel, o in lista if sel), lista[0][1] if lista else [])
-                self._poe(" [" + " ".join("".join(escolhida).split()) + "] ")
-            elif t in _BLOCOS:
-                self._poe("\n")
-            elif t not in _COLADOS:
-                self._poe(" ")
-            if raiz:
-                self.atual = None
-            if t == tag:
-                break
-
-    def handle_data(self, data):
-        if not any(t in ("pre", "textarea") for t, _, _ in self.pilha):
-            data = re.sub(r"\s+", " ", data)        # no HTML, uma quebra de linha é um espaço
-        self._poe(data)
+def _escondido(no) -> bool:
+    estilo = no.get("style", "").replace(" ", "").lower()
+    return no.name in _PULA or no.has_attr("hidden") or "display:none" in estilo or "visibility:hidden" in estilo
 
 
-def _linhas_visiveis(pedacos) -> str:
+def _visivel(no, saida: list, oculto=False, pre=False):
+    """Põe em `saida` os pedaços do texto visível de um nó (bs4). oculto: um ancestral está
+    escondido; pre: dentro de <pre> ou <textarea> (os espaços ficam)."""
+    if isinstance(no, NavigableString):
+        if not oculto and not isinstance(no, PreformattedString):   # comentário, doctype, CDATA: fora
+            saida.append(str(no) if pre else re.sub(r"\s+", " ", no))
+        return
+    tag, esconde = no.name, oculto or _escondido(no)
+    if tag == "input":
+        tipo = no.get("type", "").lower()
+        if esconde:
+            pass
+        elif tipo in _CAMPOS_TEXTO:
+            saida.append(f" [{no.get('value', '')}] ")
+        elif tipo in ("checkbox", "radio"):
+            saida.append(" [x] " if no.has_attr("checked") else " [ ] ")
+        elif tipo in ("submit", "button", "reset") and no.get("value"):
+            saida.append(f" {no['value']} ")
+        return
+    if no.can_be_empty_element:                         # br, hr, img...: sem filhos
+        if tag in ("br", "hr") and not oculto:
+            saida.append("\n")
+        return
+    if tag == "select":                                 # a opção escolhida, entre colchetes
+        opcoes = no.find_all("option")
+        escolhida = next((o for o in opcoes if o.has_attr("selected")), opcoes[0] if opcoes else None)
+        pedacos = []
+        if escolhida is not None:
+            _visivel(escolhida, pedacos, esconde, pre)
+        if not oculto:
+            saida.append(" [" + " ".join("".join(pedacos).split()) + "] ")
+        return
+    abre = _SEP_CELULA if tag in _CELULAS else "\n" if tag in _BLOCOS else "" if tag in _COLADOS else " "
+    if not esconde:
+        saida.append(abre)
+        if tag == "svg" and no.get("aria-label"):
+            saida.append(f"\n(descrição: {no['aria-label']})\n")
+    for filho in no.children:
+        _visivel(filho, saida, esconde, pre or tag in ("pre", "textarea"))
+    if not oculto:
+        saida.append("\n" if tag in _BLOCOS else "" if tag in _COLADOS else " ")
+
+
+def _texto_visivel(no) -> str:
+    """O texto visível de um nó do bs4 (ou de um documento inteiro), uma linha por bloco."""
+    saida, acima = [], [a for a in no.parents if a.name != "[document]"]
+    _visivel(no, saida, any(map(_escondido, acima)), any(a.name in ("pre", "textarea") for a in acima))
     linhas = []
-    for ln in "".join(pedacos).split("\n"):
+    for ln in "".join(saida).split("\n"):
         celulas = [" ".join(c.split()) for c in ln.split(_SEP_CELULA)]
         ln = " | ".join(c for c in celulas if c)
         if ln:
@@ -148,33 +96,21 @@ def _linhas_visiveis(pedacos) -> str:
 
 
 def _html_para_texto(h: str) -> str:
-    """O texto visível de um pedaço de HTML, uma linha por bloco."""
-    p = _TextoVisivel()
-    p.feed(h)
-    p.close()
-    return _linhas_visiveis(p.pecas[0][1])
+    return _texto_visivel(BeautifulSoup(h, "html.parser"))
 
 
 def widgets_no_html(h: str) -> dict:
-    """{"widget:nome": texto visível} de cada widget de uma página HTML.
-
-    Só depende da classe do contêiner (`livro-widget`) e do texto que o leitor vê; o nome
-    vem de `data-widget` (ou do id). Dois widgets com o mesmo nome: `nome`, `nome-2`, ...
-    """
-    p = _TextoVisivel(CLASSE_WIDGET)
-    p.feed(h)
-    p.close()
-    nomes = [attrs.get("data-widget") or attrs.get("id") or str(n) for n, (attrs, _) in enumerate(p.pecas, 1)]
-    return {chave_do_widget(nome, vez): _linhas_visiveis(pedacos)
-            for nome, vez, (_, pedacos) in zip(nomes, vezes(nomes), p.pecas)}
+    """{"widget:nome": texto visível} de cada widget de uma página HTML (o contêiner de classe
+    `livro-widget`; o nome vem de `data-widget`, ou do id). Dois widgets iguais: `nome`, `nome-2`, ..."""
+    sopa = BeautifulSoup(h, "html.parser")
+    raizes = [w for w in sopa.find_all(class_=CLASSE_WIDGET) if w.find_parent(class_=CLASSE_WIDGET) is None]
+    nomes = [w.get("data-widget") or w.get("id") or str(n) for n, w in enumerate(raizes, 1)]
+    return {chave_do_widget(nome, vez): _texto_visivel(w) for nome, vez, w in zip(nomes, vezes(nomes), raizes)}
 
 
 def chave_do_widget(nome: str, vez: int = 1) -> str:
-    """A chave de um widget na razão: `widget:NOME`, e `widget:NOME-2` para o 2º com o mesmo nome
-    na página: o sufixo é o do id (livro.widgets.api.id_do_widget); o nome fica como está (o id troca
-    o `:` de `exercicio:x` por `-`, a chave não: as do lock são `widget:exercicio:x`)."""
-    # importado aqui: a trava rápida (--brinquedo) troca livro.brinquedo no kernel depois de
-    # importar este módulo, e livro.widgets.api traz o brinquedo de verdade
+    """`widget:NOME`, e `widget:NOME-2` para o 2º igual: o sufixo do id (api.id_do_widget), o nome como
+    está (`widget:exercicio:x`). Importa a api aqui: a trava rápida troca o brinquedo depois."""
     from livro.widgets.api import id_do_widget
 
     return f"widget:{nome}" + id_do_widget(nome, vez).removeprefix(id_do_widget(nome))
@@ -182,14 +118,9 @@ def chave_do_widget(nome: str, vez: int = 1) -> str:
 
 def _latex(s: str) -> str:
     s = s.strip()
-    if s.startswith("$$") and s.endswith("$$"):
-        s = s[2:-2]
-    elif s.startswith("$") and s.endswith("$"):
-        s = s[1:-1]
-    s = s.strip()
-    if s.startswith(r"\displaystyle"):
-        s = s[len(r"\displaystyle"):]
-    return s.strip()
+    cerca = next((c for c in ("$$", "$") if s.startswith(c) and s.endswith(c)), "")
+    s = s[len(cerca):len(s) - len(cerca)]
+    return s.strip().removeprefix(r"\displaystyle").strip()
 
 
 def _limpa(s: str) -> str:
@@ -205,51 +136,42 @@ def floats_curtos(s: str) -> str:
     return _FLOAT_LONGO.sub(lambda m: repr(float(format(float(m.group()), ".12g"))), s)
 
 
+def _literal(t: str) -> str:
+    """O texto de um repr (a string colada, sem as aspas)."""
+    try:
+        return str(ast.literal_eval(t))
+    except (SyntaxError, ValueError):
+        return t
+
+
+# O texto de cada tipo MIME; a ordem de preferência de cada um (o valor colado, a saída de célula).
+_MIMES = {"text/latex": _latex, "text/markdown": _limpa, "text/html": _html_para_texto,
+          "text/plain": _limpa}
+_ORDEM_GLUE = ("text/latex", "text/markdown", "text/html")
+_ORDEM_SAIDA = ("text/html", "text/markdown", "text/latex", "text/plain")
+
+
 def valor_glue(data: dict) -> str:
     """O valor colado como o leitor o vê (string já formatada, LaTeX ou figura)."""
-    if "text/latex" in data:
-        return _latex(texto(data["text/latex"]))
-    if "text/markdown" in data:
-        return _limpa(texto(data["text/markdown"]))
-    if "text/html" in data:
-        return _html_para_texto(texto(data["text/html"]))
+    mime = next((m for m in _ORDEM_GLUE if m in data), None)
+    if mime:
+        return _MIMES[mime](texto(data[mime]))
     if any(k.startswith("image/") for k in data):
         return FIGURA
-    if "text/plain" in data:
-        t = texto(data["text/plain"])
-        try:
-            v = ast.literal_eval(t)
-        except (SyntaxError, ValueError):
-            v = t
-        return _limpa(str(v))
-    return ""
+    return _limpa(_literal(texto(data["text/plain"]))) if "text/plain" in data else ""
 
 
 def valor_saida(out: dict) -> str | None:
     """O texto que uma saída de célula mostra, ou None se não é texto para o leitor."""
-    tipo = out.get("output_type")
-    if tipo == "stream":
+    if out.get("output_type") == "stream":
         return _limpa(texto(out.get("text", ""))) if out.get("name") == "stdout" else None
-    if tipo not in ("execute_result", "display_data"):
+    data = out.get("data", {}) if out.get("output_type") in ("execute_result", "display_data") else {}
+    if any(k.startswith(("image/", "application/vnd.jupyter.widget", "application/javascript")) for k in data):
         return None
-    data = out.get("data", {})
-    if any(k.startswith(("image/", "application/vnd.jupyter.widget", "application/javascript"))
-           for k in data):
-        return None
-    if "text/html" in data:
-        return _html_para_texto(texto(data["text/html"]))
-    if "text/markdown" in data:
-        return _limpa(texto(data["text/markdown"]))
-    if "text/latex" in data:
-        return _latex(texto(data["text/latex"]))
-    if "text/plain" in data:
-        return _limpa(texto(data["text/plain"]))
-    return None
+    mime = next((m for m in _ORDEM_SAIDA if m in data), None)
+    return _MIMES[mime](texto(data[mime])) if mime else None
 
 
-# ---------------------------------------------------------------------------
-# A regra do que entra (ver o docstring de razao.py)
-# ---------------------------------------------------------------------------
 TAG_FORA = "nao-travar"
 TAG_CONSTANTE = "constante"
 TAGS_INVISIVEIS = {"remove-cell", "remove-output"}
@@ -281,14 +203,8 @@ LIMITE_RESIDUO = 1e-12
 
 
 def residuos(valor: str) -> list[str]:
-    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de
-    arredondamento), como aparecem no texto.
-
-    >>> residuos("difere em 5,0 · 10⁻¹⁶ e ε = 10⁻⁵")
-    ['5,0 · 10⁻¹⁶']
-    >>> residuos("erro 2.220446049250313e-16; tol 10^{-12}")
-    ['2.220446049250313e-16']
-    """
+    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de arredondamento),
+    como aparecem no texto: residuos("5,0 · 10⁻¹⁶ e ε = 10⁻⁵") == ['5,0 · 10⁻¹⁶']."""
     achados = []
     for m in _CIENT.finditer(valor):
         for i in "123":
@@ -362,8 +278,8 @@ def itens_do_notebook(nb: dict, glue: dict) -> tuple[dict, list, list]:
         if cell.get("cell_type") != "code":
             continue
         n_codigo += 1
-        tags = tags_da_celula(cell)
-        chaves = chaves_glue_no_codigo(texto(cell.get("source", "")), varredor)
+        tags = set(cell.get("metadata", {}).get("tags", []) or [])
+        chaves = [padrao for padrao, _, _ in varredor.celula(texto(cell.get("source", "")))]
         if TAG_FORA in tags:
             fora += chaves
             continue
