@@ -1,6 +1,5 @@
 """O lado de build dos widgets: a diretiva (widgets, partida.js), os arquivos que o navegador
-recebe (navegador, STDLIB_WIDGETS.txt) e o runtime copiado no fim do build (pos_build).
-Importa de execucao.
+recebe (navegador) e o runtime copiado no fim do build (pos_build). Importa de execucao.
 """
 
 # a classe do contêiner de todo widget (livro.widgets.CLASSE, a única fonte); a trava, a diretiva

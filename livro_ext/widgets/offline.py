@@ -1,15 +1,6 @@
-"""O site sem rede depois da primeira visita: o service worker e as versões dos módulos do worker.
-
-Chamado por `pos_build.copia` no fim do build:
-
-- `versiona_modulos`: no site, cada `import ... from "./x.mjs"` dos módulos do worker dos widgets
-  ganha `?v=` com o hash de x (e do que x importa): um deploy novo nunca junta o worker.mjs novo
-  com um módulo velho do cache HTTP, e a versão do site (que sai do worker.mjs) muda com eles;
-- `escreve`: `offline.js`, na raiz do site (o escopo de um service worker é a pasta do script),
-  feito de `servico.js` com a versão do site, a lista do que ele guarda ao instalar e um hash
-  das páginas. Com `LIVRO_OFFLINE=0` no build, sai um service worker que apaga o que o outro
-  guardou e se desregistra, e as páginas não registram nenhum (widgets.py).
-"""
+"""O site sem rede depois da primeira visita (README): `offline.js`, o service worker, na raiz do site (o escopo
+é a pasta do script), feito de `servico.js` (ou de `servico_desliga.js`, com `LIVRO_OFFLINE=0`), e os `?v=hash`
+nos imports dos módulos do worker dos widgets (um deploy novo nunca junta um worker novo e um módulo velho)."""
 import hashlib
 import json
 import os

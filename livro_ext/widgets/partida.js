@@ -1,28 +1,9 @@
-// A abertura do worker dos widgets, embutida no começo do <head> das páginas com widget
-// (livro_ext/widgets/widgets.py a põe lá, com __WIDGETS__ trocado pelos nomes deles).
-//
-// livroAbrir(widgets, inicio, opcoes): lê o manifesto do runtime (sempre revalidado: um site novo
-// tem outra versão) e abre o worker dessa versão, de preferência compartilhado entre as
-// páginas (SharedWorker com extendedLifetime: o Python carregado numa página continua vivo
-// quando o leitor passa para a seguinte); sem SharedWorker, um Worker comum. Manda "iniciar"
-// e devolve o canal, com as mensagens que chegarem antes de alguém as ouvir na fila; ou
-// { erro } com a mensagem para o leitor. widgets.js usa esta mesma função; opcoes.compartilhado
-// (false) pede um Worker comum; opcoes.cedo, um canal já aberto (abaixo).
-//
-// Partida antecipada: se o runtime já está no Cache API (o leitor viu outra página com
-// widget), o worker abre aqui, enquanto o HTML ainda chega; widgets.js (defer) adota o canal.
-// Sem runtime guardado, não abre nada: numa página fria o Python só carrega quando um widget
-// aparece. As mesmas condições do widgets.js (LIVRO_WIDGETS, file://).
-//
-// O worker é criado já neste script, antes do manifesto chegar, com a versão que o último
-// "pronto" guardou no localStorage: o navegador só põe um worker para andar quando o thread da
-// página fica livre, e depois do manifesto a página já está ocupada lendo o HTML (medido: o
-// worker começava uns 0,4 s mais tarde). O "iniciar" só vai quando o manifesto confirma a
-// versão e o Cache API tem o runtime; senão, esse worker fecha sem ter buscado nada.
-//
-// Na página de abertura (sem widget; __ANTECIPAR__ = true), o runtime é baixado em tempo ocioso
-// (antecipar, no fim): o leitor que lê a abertura e passa ao passo 1 encontra o Python já
-// carregado no worker compartilhado. Não com a economia de dados ligada, nem numa conexão 2G.
+// A abertura do worker dos widgets, embutida sem os comentários no começo do <head> das páginas com
+// widget e da abertura (livro_ext/widgets/widgets.py troca __WIDGETS__ e __ANTECIPAR__).
+// livroAbrir(widgets, inicio, opcoes) lê o manifesto (sempre revalidado) e abre o worker dessa versão
+// (um SharedWorker, que sobrevive à troca de página; senão um Worker comum) e manda "iniciar"; ou devolve
+// { erro }. A partida antecipada (o worker aberto já aqui, com a versão do localStorage, quando o Cache
+// API tem o runtime) e o runtime baixado em tempo ocioso na abertura: dev/MEDIDAS.md.
 (() => {
   const cfg = Object.assign({ modo: "visivel", ocioso: true, paradoMs: 20000, compartilhado: true },
     globalThis.LIVRO_WIDGETS);
