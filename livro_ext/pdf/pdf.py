@@ -1,20 +1,19 @@
 """A edição em PDF (`make pdf`, depois do `make book`): o livro inteiro em A4, com os números do site.
 
 1. `singlehtml`: a página única do Sphinx, dos doctrees do build (nada roda de novo);
-2. `montar`: a página para impressão, `_build/singlehtml/livro_pdf.html` (cópia em `_build/pdf/livro.html`):
-   capa, sumário, os capítulos do `_toc.yml` (menos `FORA_DO_PDF`), sem botões nem scripts, cada widget
-   parado com o endereço do vivo, links religados (`religa`), tokens e URLs inteiros (`protege`), hífens do
-   `pyphen` (`hifeniza`: o Chromium sem rede não tem os dicionários);
+2. `montar`: a página para impressão, `_build/singlehtml/livro_pdf.html`: capa, sumário, os capítulos do
+   `_toc.yml` sem botões nem scripts, cada widget parado com o endereço do vivo, links religados, tokens e
+   URLs inteiros, hífens do `pyphen` (o Chromium sem rede não tem os dicionários);
 3. `pdf_imprime.mjs`: o Chromium imprime `_build/html/livro.pdf` (e `_build/pdf/paginas.json`).
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import yaml
@@ -41,22 +40,17 @@ def _config() -> dict:
 
 
 def singlehtml():
-    """O Jupyter Book com o construtor singlehtml, nos doctrees do site (sem o runtime dos widgets)."""
+    """O Jupyter Book com o construtor singlehtml, nos doctrees do site (o runtime dos widgets fica de fora)."""
     if not (BUILD / ".doctrees" / "environment.pickle").exists() or not (BUILD / "html" / "index.html").exists():
         _erro("falta o build do site: rode `make book` antes de `make pdf`.")
     from jupyter_book.cli.main import build
 
-    from ..widgets import pos_build
-
-    pos_build.copia = lambda saida: None  # as fórmulas já vêm desenhadas do build; o Pyodide, o papel não usa
     os.chdir(RAIZ)
     try:
         build.main(["--builder", "singlehtml", "-W", "-n", "--keep-going", "."], standalone_mode=False)
     except SystemExit as e:  # o click encerra com SystemExit(código)
         if e.code:
             _erro(f"o singlehtml falhou (código {e.code}).")
-    if not (SINGLE / "book" / "index.html").exists():
-        _erro("o singlehtml não escreveu _build/singlehtml/book/index.html.")
 
 
 def site_publicado(ambiente=None) -> str:
@@ -94,19 +88,14 @@ def hifeniza(soup):
     import pyphen
 
     dic = pyphen.Pyphen(lang="pt_BR", left=3, right=3)
-    cache: dict[str, str] = {}
-
-    def palavra(m):
-        if m[0] not in cache:
-            cache[m[0]] = dic.inserted(m[0], hyphen=SHY)
-        return cache[m[0]]
+    hifenizada = functools.cache(lambda p: dic.inserted(p, hyphen=SHY))
 
     for no in _textos(soup, _NAO_HIFENIZAR, _CLASSES_SEM_HIFEN):
         texto = str(no)
         if _PALAVRA.search(texto):
             # a matemática em linha do MathJax (\(...\)) fica intacta
             partes = re.split(r"(\\\(.*?\\\)|\$[^$]*\$)", texto)
-            novo = "".join(p if i % 2 else _PALAVRA.sub(palavra, p) for i, p in enumerate(partes))
+            novo = "".join(p if i % 2 else _PALAVRA.sub(lambda m: hifenizada(m[0]), p) for i, p in enumerate(partes))
             if novo != texto:
                 no.replace_with(novo)
 
@@ -223,16 +212,10 @@ def _capitulo(doc, secao, cap, i, anterior, n, site) -> dict:
     m.string = f"@@PDFCAP{i:02d}@@"
     secao.insert(0, m)
     pagina_site = site + cap["doc"] + ".html" if site else ""
+    link = f': <a href="{pagina_site}">{pagina_site}</a>' if pagina_site else ""
     for w in secao.find_all(class_=CLASSE_WIDGET):
-        p = doc.new_tag("p", attrs={"class": "pdf-vivo"})
-        p.append("Aqui, o estado inicial do widget. A versão viva, que responde, está no site")
-        if pagina_site:
-            p.append(": ")
-            a = doc.new_tag("a", href=pagina_site)
-            a.string = pagina_site
-            p.append(a)
-        p.append(".")
-        w.insert_after(p)
+        w.insert_after(BeautifulSoup(f'<p class="pdf-vivo">Aqui, o estado inicial do widget. A versão viva, que '
+                                     f'responde, está no site{link}.</p>', "html.parser").p)
     return {"i": i, "doc": cap["doc"], "titulo": titulo, "numero": n if numerado else None,
             "parte": cap["parte"], "ancora": secao["id"], "site": pagina_site}
 
@@ -361,10 +344,8 @@ def imprimir(html: Path) -> Path:
     return PDF
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if "--sem-singlehtml" not in argv:
-        singlehtml()
+def main():
+    singlehtml()
     pdf = imprimir(montar())
     info = json.loads((SAIDA / "paginas.json").read_text(encoding="utf-8"))
     print(f"PDF pronto: {pdf.relative_to(RAIZ)} ({info['paginas']} páginas, {pdf.stat().st_size / 2**20:.1f} MiB)")

@@ -1,7 +1,6 @@
-// Imprime a página única do livro (livro_ext/pdf/pdf.py a monta) em A4, no Chromium do Debian, sem rede:
+// Imprime a página única do livro (livro_ext/pdf/pdf.py a monta) em A4, no Chromium do Debian, sem rede
+// (o que faz a cada passo: CONTRIBUINDO.md, `make pdf`):
 //   node livro_ext/pdf/pdf_imprime.mjs _build/singlehtml/livro_pdf.html _build/html/livro.pdf _build/pdf/paginas.json
-// Imprime uma vez, lê com o pdftotext a página de cada capítulo (um marcador invisível), escreve-as
-// no sumário e imprime de novo, sem os marcadores.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile, mkdir, rm } from "node:fs/promises";
@@ -57,8 +56,7 @@ try {
   });
   if (faltando.length) console.error("pdf: arquivos que a página pediu e não existem:", faltando.slice(0, 10));
   if (erros.length) console.error("pdf: erros de JavaScript na página:", erros.slice(0, 5));
-  // O corpo com a largura exata da coluna (a janela tem px inteiros; a coluna de 178 mm, não): as linhas
-  // diagramadas aqui são as da impressão. O que é mais largo que a coluna encolhe (zoom) até caber.
+  // O corpo com a largura exata da coluna (a janela tem px inteiros): as linhas diagramadas aqui são as do papel.
   const encolhidos = await pagina.evaluate((largura) => {
     document.body.style.width = `${largura}px`;
     const lista = [];
@@ -73,17 +71,14 @@ try {
     }
     return lista;
   }, COLUNA_PX);
-  // Uma resposta (ou nota) que cabe em meia página vai inteira para a página seguinte, em vez de
-  // deixar o título ("Resposta") no pé desta: o break-after do título o Chromium não segura.
+  // o break-after do título ("Resposta") o Chromium não segura: a resposta curta não se parte
   const juntas = await pagina.evaluate((meia) => {
     const curtas = [...document.querySelectorAll(".pdf-details, .admonition")]
       .filter((el) => el.getBoundingClientRect().height <= meia);
     for (const el of curtas) el.style.breakInside = "avoid";
     return curtas.length;
   }, Math.round(COLUNA_PX * 0.7));
-  // Os hífens opcionais do pyphen: o que quebrou a linha (duas caixas: o fim da linha e o hífen) vira um
-  // hífen de verdade (U+2010), os outros saem; a camada de texto do PDF fica sem U+00AD (a busca acha a
-  // palavra) e as linhas, as mesmas. Mede tudo antes de mudar qualquer nó.
+  // Um hífen opcional que quebrou a linha tem duas caixas (o fim da linha e o hífen); mede tudo antes de mudar.
   const hifens = await pagina.evaluate(() => {
     const andar = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     const r = document.createRange();
@@ -100,16 +95,11 @@ try {
     for (const [no, usados] of quebras) no.data = no.data.replace(/\u00ad/g, (_, i) => (usados.has(i) ? "\u2010" : ""));
     return [...quebras.values()].reduce((n, usados) => n + usados.size, 0);
   });
-  const opcoes = {
-    format: "A4", margin: MARGEM, printBackground: true, outline: true, tagged: true,
-    displayHeaderFooter: true,
-    headerTemplate: "<span></span>",
+  const opcoes = { format: "A4", margin: MARGEM, printBackground: true, outline: true, tagged: true,
+    displayHeaderFooter: true, headerTemplate: "<span></span>",
     footerTemplate: '<div style="width:100%;text-align:center;font-size:8pt;font-family:\'DejaVu Serif\',serif;color:#555">'
-      + '<span class="pageNumber"></span></div>',
-  };
-  const tmp = path.join(os.tmpdir(), `livro-pdf-${process.pid}`);
-  await mkdir(tmp, { recursive: true });
-  const primeira = path.join(tmp, "passo1.pdf");
+      + '<span class="pageNumber"></span></div>' };
+  const primeira = path.join(os.tmpdir(), `livro-pdf-${process.pid}.pdf`);
   await pagina.pdf({ ...opcoes, path: primeira });
   // A página de cada capítulo: o marcador @@PDFCAPnn@@ (1 px, transparente) está nela.
   const folhas = folhasDo(primeira);
@@ -130,7 +120,7 @@ try {
   if (paginas !== folhas.length) throw new Error(`a segunda impressão tem ${paginas} páginas; a primeira, ${folhas.length}`);
   await mkdir(path.dirname(paginasJson), { recursive: true });
   await writeFile(paginasJson, JSON.stringify({ paginas, inicio, formulas, encolhidos, hifens, juntas }, null, 1));
-  await rm(tmp, { recursive: true, force: true });
+  await rm(primeira, { force: true });
   console.log(`pdf: ${paginas} páginas, ${formulas} fórmulas, ${encolhidos.length} elementos encolhidos para caber, `
     + `${hifens} palavras hifenizadas`);
 } catch (e) {

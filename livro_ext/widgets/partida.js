@@ -1,9 +1,7 @@
-// A abertura do worker dos widgets, embutida sem os comentários no começo do <head> das páginas com
-// widget e da abertura (livro_ext/widgets/widgets.py troca __WIDGETS__ e __ANTECIPAR__).
-// livroAbrir(widgets, inicio, opcoes) lê o manifesto (sempre revalidado) e abre o worker dessa versão
-// (um SharedWorker, que sobrevive à troca de página; senão um Worker comum) e manda "iniciar"; ou devolve
-// { erro }. A partida antecipada (o worker aberto já aqui, com a versão do localStorage, quando o Cache
-// API tem o runtime) e o runtime baixado em tempo ocioso na abertura: dev/MEDIDAS.md.
+// A abertura do worker dos widgets, embutida sem os comentários no <head> das páginas com widget e da
+// abertura (widgets.py). livroAbrir(widgets, inicio, opcoes) lê o manifesto (sempre revalidado), abre o worker
+// dessa versão (SharedWorker, que sobrevive à troca de página; senão Worker) e manda "iniciar"; ou { erro }.
+// A partida antecipada e o runtime baixado em tempo ocioso na abertura: dev/MEDIDAS.md.
 (() => {
   const cfg = Object.assign({ modo: "visivel", ocioso: true, paradoMs: 20000, compartilhado: true },
     globalThis.LIVRO_WIDGETS);
@@ -11,8 +9,7 @@
   const raiz = document.documentElement.dataset.content_root || "";
   const url = (caminho) => new URL(raiz + "_static/" + caminho, location.href);
   const VERSAO = "livro-runtime-versao"; // chave do localStorage
-  // Abre o worker da versão, sem mandar nada; c.partir(msg) manda o "iniciar" (e o manda de
-  // novo ao Worker comum que substitui um SharedWorker que falhou).
+  // Abre o worker da versão, sem mandar nada; c.partir(msg) manda o "iniciar" (de novo ao Worker que substitui).
   const abrir = (versao, opcoes) => {
     const c = { fila: [], inicio: null, aoMsg: null, aoErro: null, ouviu: false, versao, iniciar: null,
       criado: performance.now() };
@@ -47,8 +44,7 @@
       comum();
       return c;
     }
-    // Um SharedWorker que falha antes de dizer qualquer coisa (um navegador sem módulos em
-    // SharedWorker, por exemplo) dá lugar a um Worker comum; depois disso, a falha é do worker.
+    // Um SharedWorker que falha antes de dizer qualquer coisa dá lugar a um Worker comum; depois, a falha é dele.
     sw.onerror = (ev) => {
       if (c.ouviu || !c.compartilhado) return erro(ev);
       try { comum(); } catch { erro(ev); }
@@ -89,8 +85,7 @@
     return c;
   };
   if (cfg.modo !== "visivel" || !cfg.ocioso || !globalThis.caches || !globalThis.Worker) return;
-  // Baixa o runtime (e inicia o Python no worker compartilhado, que sobrevive à troca de página)
-  // quando o navegador estiver ocioso depois do load. O canal fica aberto até a página sair.
+  // Baixa o runtime e inicia o Python no worker compartilhado, ocioso depois do load; o canal fica até a página sair.
   const antecipar = () => {
     const con = navigator.connection;
     if (cfg.antecipar === false || con?.saveData || /2g$/.test(con?.effectiveType || "")) return;

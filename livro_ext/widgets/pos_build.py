@@ -1,7 +1,7 @@
-"""Fim do build (gancho `build-finished`, registrado em `widgets.py`): põe em `_static/pyodide/` o
-runtime do Pyodide (o .wasm e o .asm.js também em pedaços de gzip), a roda do livro, a biblioteca
-padrão só com o que o Pyodide importa (`stdlib_usada`), as duas em bytecode do pyodide-build de `.venv-pyodide`, e o
-`manifesto.json`, a única lista do que o navegador busca. O porquê: README e CONTRIBUINDO.md.
+"""Fim do build (gancho `build-finished`, registrado em `widgets.py`): põe em `_static/pyodide/` o runtime do
+Pyodide (o .wasm e o .asm.js também em pedaços de gzip), a roda do livro e a biblioteca padrão só com o que o
+Pyodide importa (`stdlib_usada`), as duas em bytecode do pyodide-build de `.venv-pyodide`, e o `manifesto.json`,
+a única lista do que o navegador busca. O porquê: README e CONTRIBUINDO.md.
 
     python -m livro_ext.widgets.pos_build _build/html   # ou --manifesto (as listas), --roda PASTA (tests/js)
 """
@@ -66,12 +66,6 @@ def _zip(destino: Path, arquivos) -> Path:
     return destino
 
 
-def stdlib_enxuta(destino: Path, quero: list[str]) -> Path:
-    """O zip da biblioteca padrão do Pyodide só com os arquivos `quero`."""
-    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as z:
-        return _zip(destino, [(n, z.read(n)) for n in sorted(quero)])
-
-
 def _roda(comando, erro: str) -> None:
     r = subprocess.run([str(c) for c in comando], capture_output=True, text=True,
                        env=dict(os.environ, SOURCE_DATE_EPOCH=EPOCA))
@@ -97,9 +91,6 @@ def escreve_roda(pasta: Path) -> Path:
 
 def _cli(prog: str, *args) -> None:
     """`pyodide` (o pyodide-build) ou `wheel`, de .venv-pyodide."""
-    if not (BIN / "pyodide").exists():
-        raise SystemExit("Falta o pyodide-build (.venv-pyodide/bin/pyodide): rode `make setup` "
-                         "(precisa de Python 3.13; o `make book` já faz isso).")
     _roda([BIN / prog, *args], f"{prog} {args[0]} falhou")
 
 
@@ -114,9 +105,6 @@ def roda_e_lock(pasta: Path) -> dict:
     pasta.mkdir(parents=True, exist_ok=True)
     info = info_do_pyodide()
     alvo = ".".join(info["python"].split(".")[:2])
-    if (BIN / "pyodide").exists() and not (BIN / f"python{alvo}").exists():
-        raise SystemExit(f".venv-pyodide não tem o Python {alvo} do Pyodide: o bytecode não serviria. "
-                         "Apague .venv-pyodide e rode `make setup`.")
     base = json.dumps({"info": info, "packages": {}}).encode()
     fontes = [(nome, origem.read_bytes()) for origem, nome in arquivos_da_roda()]
     # guardado pelo hash da entrada (guardado.py): construir custa uns 8 s de CPU
@@ -127,7 +115,7 @@ def roda_e_lock(pasta: Path) -> dict:
     partes = {n: guardado.ler("pyodide", f"{k}.{n}") for n in ("roda", "stdlib", "lock")}
     if None in partes.values():
         with tempfile.TemporaryDirectory() as tmp:
-            partes = _compila(Path(tmp), base)
+            partes = _compila(Path(tmp), base, alvo)
         for n, dados in partes.items():   # o lock por último: com ele, o resto está lá
             guardado.guardar("pyodide", f"{k}.{n}", dados)
     nome_roda = json.loads(partes["lock"])["packages"][PACOTE]["file_name"]
@@ -137,9 +125,12 @@ def roda_e_lock(pasta: Path) -> dict:
     return feitos
 
 
-def _compila(tmp: Path, base: bytes) -> dict:
+def _compila(tmp: Path, base: bytes, alvo: str) -> dict:
     """A roda do setuptools registrada (`lockfile add-wheels`, num lock só com ela) e compilada (`py-compile`,
     que a renomeia no lock); a biblioteca padrão que ela usa, compilada. -> {"roda", "stdlib", "lock": bytes}."""
+    if not (BIN / "pyodide").exists() or not (BIN / f"python{alvo}").exists():
+        raise SystemExit(f"Falta o pyodide-build com o Python {alvo} do Pyodide (o bytecode só vale para ele) em "
+                         ".venv-pyodide: rode `make setup` (com outro Python lá, apague .venv-pyodide antes).")
     pasta = tmp / "roda"
     pura = escreve_roda(pasta)
     (tmp / "base.json").write_bytes(base)
@@ -164,7 +155,8 @@ def _compila(tmp: Path, base: bytes) -> dict:
     _cli("wheel", "pack", aberta, "--dest-dir", pasta)
     lock["packages"][PACOTE]["sha256"] = hashlib.sha256(roda.read_bytes()).hexdigest()
     (pasta / "pyodide-lock.json").write_text(json.dumps(lock), encoding="utf-8")
-    zip_ = stdlib_enxuta(tmp / "python_stdlib.zip", stdlib_usada(pasta))
+    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as z:
+        zip_ = _zip(tmp / "python_stdlib.zip", [(n, z.read(n)) for n in sorted(stdlib_usada(pasta))])
     _cli("pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_)
     with zipfile.ZipFile(zip_) as z:   # as datas fixas de volta no zip da biblioteca
         arquivos = [(n, z.read(n)) for n in z.namelist()]
@@ -232,9 +224,8 @@ def copia(saida: Path) -> dict:
              manifesto["lock"], manifesto["roda"]]
     # A versão nomeia o worker compartilhado (partida.js) e sai também do worker.mjs, cujos imports levam o hash
     # de cada módulo (offline.versiona_modulos): um site novo nunca conversa com o Python de um worker antigo.
-    worker = static / "widgets" / "worker.mjs"
-    modulos = offline.versiona_modulos(worker.parent) if worker.exists() else {}
-    codigo_worker = (worker if worker.exists() else RAIZ / "book" / "_static" / "widgets" / "worker.mjs").read_bytes()
+    modulos = offline.versiona_modulos(static / "widgets")
+    codigo_worker = (static / "widgets" / "worker.mjs").read_bytes()
     manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode() + codigo_worker)
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
     (destino / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -244,9 +235,9 @@ def copia(saida: Path) -> dict:
 
 
 def ao_fim_do_build(app, excecao):
-    """Só no HTML que deu certo. Sem node_modules ou .venv-pyodide, avisa e segue (o site sai sem widgets
-    vivos, e o worker diz isso ao leitor); no `make book`, o aviso vira erro (-W)."""
-    if excecao is None and app.builder.format == "html":
+    """Só no site (não na página única do PDF) que deu certo. Sem node_modules ou .venv-pyodide, avisa e segue
+    (o site sai sem widgets vivos, e o worker diz isso ao leitor); no `make book`, o aviso vira erro (-W)."""
+    if excecao is None and app.builder.name == "html":
         try:
             copia(Path(app.outdir))
         except SystemExit as e:

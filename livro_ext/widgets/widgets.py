@@ -60,8 +60,7 @@ def _por_pagina(app, pagename, templatename, context, doctree):
     nomes = nomes_dos_widgets(doctree)
     abertura = site and pagename == app.config.root_doc  # baixa o runtime em tempo ocioso (partida.js)
     if nomes or abertura:
-        # nos metatags, o começo do <head>: antes das folhas de estilo, que um <script> embutido
-        # depois delas esperaria chegar (numa rede de celular, segundos)
+        # no começo do <head>: depois das folhas de estilo, o script esperaria chegarem (no celular, segundos)
         script = PARTIDA.replace("__WIDGETS__", json.dumps(nomes)).replace("__ANTECIPAR__", json.dumps(abertura))
         context["metatags"] = context.get("metatags", "") + f"\n<script>{script}</script>\n"
     if nomes:

@@ -171,7 +171,8 @@ test("a biblioteca padrão enxuta tem tudo o que os casos dos widgets importam (
     join(roda, "python_stdlib.zip")], { encoding: "utf8" });
   const lista = new Set(zip.split(/\s+/).map((n) => n.replace(/\.pyc$/, ".py")));
   const faltam = modulosUsados.filter((f) => !lista.has(f));
-  assert.deepEqual(faltam, [], `importe-os no carregamento dos widgets (livro.widgets): ${faltam.join(", ")}`);
+  assert.deepEqual(faltam, [],
+    `importe-os no topo de um módulo de livro.widgets (pos_build.stdlib_usada): ${faltam.join(", ")}`);
 });
 
 test("com a biblioteca padrão enxuta, os widgets respondem o mesmo (todos os casos)", () => {
