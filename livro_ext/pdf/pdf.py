@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import re
@@ -190,6 +191,12 @@ def _secoes(artigo, capitulos) -> dict:
     return secoes
 
 
+def _tag(doc, nome: str, classe: str, texto: str):
+    tag = doc.new_tag(nome, attrs={"class": classe})
+    tag.string = texto
+    return tag
+
+
 def _capitulo(doc, secao, cap, i, anterior, n, site) -> dict:
     """Marca o capítulo `i` (número, parte, marcador da página, o endereço de cada widget) -> item do sumário."""
     h1 = secao.find("h1")
@@ -198,19 +205,13 @@ def _capitulo(doc, secao, cap, i, anterior, n, site) -> dict:
     titulo = h1.get_text(" ", strip=True)
     numerado = cap["parte"] not in (None, "Referência")
     if numerado:
-        rot = doc.new_tag("span", attrs={"class": "pdf-numero"})
-        rot.string = f"{n}"
-        h1.insert(0, rot)
+        h1.insert(0, _tag(doc, "span", "pdf-numero", f"{n}"))
     secao["class"] = secao.get("class", []) + ["pdf-capitulo"]
     secao["id"] = secao.get("id") or f"pdf-cap-{i}"
     if cap["parte"] and cap["parte"] != anterior:
-        cab = doc.new_tag("p", attrs={"class": "pdf-parte"})
-        cab.string = cap["parte"]
-        secao.insert(0, cab)
+        secao.insert(0, _tag(doc, "p", "pdf-parte", cap["parte"]))
     # marcador invisível (só na 1ª impressão) para achar a página do capítulo no PDF
-    m = doc.new_tag("span", attrs={"class": "pdf-marca"})
-    m.string = f"@@PDFCAP{i:02d}@@"
-    secao.insert(0, m)
+    secao.insert(0, _tag(doc, "span", "pdf-marca", f"@@PDFCAP{i:02d}@@"))
     pagina_site = site + cap["doc"] + ".html" if site else ""
     link = f': <a href="{pagina_site}">{pagina_site}</a>' if pagina_site else ""
     for w in secao.find_all(class_=CLASSE_WIDGET):
@@ -236,12 +237,7 @@ def _para_o_papel(doc, artigo, site):
     for dt in artigo.select("dl.glossary > dt"):
         bloco = doc.new_tag("div", attrs={"class": "pdf-termo"})
         dt.insert_before(bloco)
-        dds = []
-        for irmao in dt.find_next_siblings():
-            if irmao.name != "dd":
-                break
-            dds.append(irmao)
-        for el in [dt, *dds]:
+        for el in [dt, *itertools.takewhile(lambda irmao: irmao.name == "dd", dt.find_next_siblings())]:
             bloco.append(el.extract())
     for el in artigo.select(".headerlink, .copybtn, .toggle-button, script"):
         el.decompose()

@@ -3,7 +3,7 @@
 //   node livro_ext/pdf/pdf_imprime.mjs _build/singlehtml/livro_pdf.html _build/html/livro.pdf _build/pdf/paginas.json
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { readFile, writeFile, mkdir, rm } from "node:fs/promises";
+import { writeFile, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import os from "node:os";
 
@@ -14,8 +14,6 @@ if (!html || !saida || !paginasJson) {
 }
 const RAIZ = path.dirname(path.resolve(html));
 const ORIGEM = "http://livro.pdf/"; // os arquivos vêm do disco; todo o resto é recusado
-const TIPOS = { ".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".woff": "font/woff",
-  ".woff2": "font/woff2", ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".ttf": "font/ttf" };
 // A4 com margens de 16 mm dos lados: a coluna tem 178 mm (a 96 px por polegada)
 const MARGEM = { top: "16mm", bottom: "18mm", left: "16mm", right: "16mm" };
 const COLUNA_PX = Math.floor((210 - 32) / 25.4 * 96);
@@ -38,16 +36,13 @@ try {
     const arquivo = path.join(RAIZ, decodeURIComponent(url.pathname));
     if (url.origin + "/" !== ORIGEM || !arquivo.startsWith(RAIZ)) return rota.abort();
     try {
-      return rota.fulfill({ body: await readFile(arquivo),
-        contentType: TIPOS[path.extname(arquivo)] || "application/octet-stream" });
+      return await rota.fulfill({ path: arquivo }); // o tipo sai da extensão
     } catch {
       faltando.push(url.pathname);
       return rota.fulfill({ status: 404, body: "" });
     }
   });
-  const pagina = await contexto.newPage();
-  const erros = [];
-  pagina.on("pageerror", (e) => erros.push(String(e)));
+  const pagina = await contexto.newPage(); // sem nenhum script: pdf.py os tira
   await pagina.emulateMedia({ media: "print", colorScheme: "light" });
   await pagina.goto(ORIGEM + path.basename(html), { waitUntil: "load", timeout: 120_000 });
   const formulas = await pagina.evaluate(async () => { // desenhadas no build (livro_ext/tema/matematica.py)
@@ -55,7 +50,6 @@ try {
     return document.querySelectorAll("mjx-container").length;
   });
   if (faltando.length) console.error("pdf: arquivos que a página pediu e não existem:", faltando.slice(0, 10));
-  if (erros.length) console.error("pdf: erros de JavaScript na página:", erros.slice(0, 5));
   // O corpo com a largura exata da coluna (a janela tem px inteiros): as linhas diagramadas aqui são as do papel.
   const encolhidos = await pagina.evaluate((largura) => {
     document.body.style.width = `${largura}px`;

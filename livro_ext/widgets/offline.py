@@ -17,7 +17,8 @@ def ligado() -> bool:
     return os.environ.get("LIVRO_OFFLINE", "1").strip().lower() not in ("0", "nao", "não", "false", "off")
 
 
-def _h(dados: bytes) -> str:
+def hash_curto(dados: bytes) -> str:
+    """Os 12 primeiros dígitos do sha256: as versões do site, do worker e de cada arquivo do manifesto."""
     return hashlib.sha256(dados).hexdigest()[:12]
 
 
@@ -35,7 +36,7 @@ def versiona_modulos(pasta: Path) -> dict:
             raise SystemExit(f"um módulo do worker importa ./{nome}, que não está em {pasta}")
         novo = IMPORT.sub(lambda m: f"{m[1]}{m[2]}?v={hash_de(m[2], caminho + (nome,))}{m[3]}", textos[nome])
         textos[nome] = novo
-        hashes[nome] = _h(novo.encode())
+        hashes[nome] = hash_curto(novo.encode())
         return hashes[nome]
 
     for nome in list(textos):

@@ -164,13 +164,9 @@ def _compila(tmp: Path, base: bytes, alvo: str) -> dict:
     return {"roda": roda.read_bytes(), "stdlib": zip_.read_bytes(), "lock": json.dumps(lock).encode()}
 
 
-def _hash(dados: bytes) -> str:
-    return hashlib.sha256(dados).hexdigest()[:12]
-
-
 def _item(caminho: Path, static: Path) -> dict:
     dados = caminho.read_bytes()
-    return {"url": caminho.relative_to(static).as_posix(), "bytes": len(dados), "hash": _hash(dados)}
+    return {"url": caminho.relative_to(static).as_posix(), "bytes": len(dados), "hash": offline.hash_curto(dados)}
 
 
 def _gzip_guardado(dados: bytes) -> bytes:
@@ -211,7 +207,7 @@ def copia(saida: Path) -> dict:
         "pyodide": json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"],
         "python": json.loads(feitos["lock"].read_text(encoding="utf-8"))["info"]["python"],
         # os inteiros, para os navegadores sem DecompressionStream
-        "wasm": {"pedacos": em_pedacos("pyodide.asm.wasm"), "bytes": len(wasm), "hash": _hash(wasm),
+        "wasm": {"pedacos": em_pedacos("pyodide.asm.wasm"), "bytes": len(wasm), "hash": offline.hash_curto(wasm),
                  "inteiro": copiado("pyodide.asm.wasm")},
         "asm": {"pedacos": em_pedacos("pyodide.asm.js"), "inteiro": copiado("pyodide.asm.js")},
         "mjs": copiado("pyodide.mjs"),
@@ -226,7 +222,7 @@ def copia(saida: Path) -> dict:
     # de cada módulo (offline.versiona_modulos): um site novo nunca conversa com o Python de um worker antigo.
     modulos = offline.versiona_modulos(static / "widgets")
     codigo_worker = (static / "widgets" / "worker.mjs").read_bytes()
-    manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode() + codigo_worker)
+    manifesto["versao"] = offline.hash_curto("".join(i["hash"] for i in todos).encode() + codigo_worker)
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
     (destino / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")
     (saida / ".nojekyll").write_text("")

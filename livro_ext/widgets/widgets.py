@@ -42,11 +42,8 @@ REGISTRO = _sem_comentarios("registro.js")  # em toda página do site
 
 def nomes_dos_widgets(doctree) -> list[str]:
     """Os widgets de uma página, na ordem, sem repetir (os data-widget do HTML da diretiva)."""
-    nomes = []
-    for n in doctree.findall(nodes.raw):
-        texto = n.astext()
-        if MARCA in texto:
-            nomes += re.findall(r'data-widget="([^"]+)"', texto)
+    textos = [n.astext() for n in doctree.findall(nodes.raw)]
+    nomes = [nome for texto in textos if MARCA in texto for nome in re.findall(r'data-widget="([^"]+)"', texto)]
     return list(dict.fromkeys(nomes))
 
 
