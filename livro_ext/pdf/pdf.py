@@ -84,8 +84,7 @@ _CLASSES_SEM_HIFEN = frozenset({"math", CLASSE_WIDGET, "pdf-sumario", "pdf-intei
 
 
 def hifeniza(soup):
-    """Hífens opcionais (U+00AD) nas palavras longas do texto corrido (nunca em código,
-    matemática, números, títulos, links ou widgets)."""
+    """Hífens opcionais (U+00AD) nas palavras longas do texto corrido (nunca em código, títulos, links, widgets)."""
     import pyphen
 
     dic = pyphen.Pyphen(lang="pt_BR", left=3, right=3)
@@ -102,8 +101,7 @@ def hifeniza(soup):
 
 
 def religa(artigo, ancora_do_doc: dict, site: str):
-    """Cada link relativo leva a uma âncora do PDF ou, para o que fica só no site, ao endereço publicado
-    (sem isto, o Chromium os escreveria para a origem falsa da impressão)."""
+    """Cada link relativo leva a uma âncora do PDF ou, para o que fica só no site, ao endereço publicado."""
     ids = {el["id"] for el in artigo.find_all(id=True)}
     for a in artigo.find_all("a", href=True):
         href = a["href"]
@@ -152,8 +150,7 @@ def _span(doc, p):
 
 
 def protege(artigo, doc):
-    """Tokens, URLs e letras sobrescritas num <span> (`_span`; impressao.css), e os espaços de um número com
-    operador (6,7 · 10⁻⁶) viram espaços que não quebram."""
+    """Tokens, URLs e letras sobrescritas num <span> (`_span`); num número com operador, espaços que não quebram."""
     for no in _textos(artigo, {"pre", "code", "script", "style", "svg", "mjx-container", "math"}):
         texto = _NUMERO.sub(NBSP, str(no))
         pedacos = _PROTEGIDO.split(texto)
@@ -166,8 +163,7 @@ def protege(artigo, doc):
 
 
 def _secoes(artigo, capitulos) -> dict:
-    """As seções de cada documento, tiradas do toctree da abertura (onde o singlehtml as põe, cada uma depois
-    de um <span id="document-...">), com os títulos de volta ao nível de cima."""
+    """As seções de cada página, tiradas de dentro do toctree da abertura, com os títulos um nível acima."""
     secoes = {}
     for cap in capitulos:
         if cap["doc"] == capitulos[0]["doc"]:
@@ -274,8 +270,10 @@ def montar(site: str | None = None) -> Path:
 
     # a página nova: as folhas de estilo do singlehtml e nenhum script; as fórmulas desenhadas no build pedem
     # a folha de estilo do MathJax (as fontes TeX), sem a qual sairiam tortas
-    estilos = [str(e).replace('href="../_static/', 'href="_static/') for e in doc.head.find_all("link", rel="stylesheet")]
-    mathjax = [str(st).replace('url("../_static/', 'url("_static/') for st in doc.head.find_all("style", id="MJX-CHTML-styles")]
+    cabeca = doc.head
+    estilos = [str(e).replace('href="../_static/', 'href="_static/') for e in cabeca.find_all("link", rel="stylesheet")]
+    mathjax = [str(s).replace('url("../_static/', 'url("_static/')
+               for s in cabeca.find_all("style", id="MJX-CHTML-styles")]
     titulo_livro = (doc.title.string or "").split("—")[0].strip() if doc.title else ""
     corpo = str(artigo).replace('src="../_images/', 'src="_images/').replace('src="../_static/', 'src="_static/')
     pagina = (

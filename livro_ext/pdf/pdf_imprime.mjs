@@ -54,7 +54,8 @@ try {
   const encolhidos = await pagina.evaluate((largura) => {
     document.body.style.width = `${largura}px`;
     const lista = [];
-    const sel = "mjx-container[display='true'], table, .cell_output pre, div.highlight pre, figure, svg, [data-widget], img";
+    const sel = "mjx-container[display='true'], table, .cell_output pre, div.highlight pre, figure, svg, "
+      + "[data-widget], img";
     for (const el of document.querySelectorAll(sel)) {
       const cabe = (el.parentElement?.clientWidth ?? 0) - 1;
       const largura = el.scrollWidth;
@@ -91,8 +92,8 @@ try {
   });
   const opcoes = { format: "A4", margin: MARGEM, printBackground: true, outline: true, tagged: true,
     displayHeaderFooter: true, headerTemplate: "<span></span>",
-    footerTemplate: '<div style="width:100%;text-align:center;font-size:8pt;font-family:\'DejaVu Serif\',serif;color:#555">'
-      + '<span class="pageNumber"></span></div>' };
+    footerTemplate: '<div style="width:100%;text-align:center;font-size:8pt;'
+      + 'font-family:\'DejaVu Serif\',serif;color:#555"><span class="pageNumber"></span></div>' };
   const primeira = path.join(os.tmpdir(), `livro-pdf-${process.pid}.pdf`);
   await pagina.pdf({ ...opcoes, path: primeira });
   // A página de cada capítulo: o marcador @@PDFCAPnn@@ (1 px, transparente) está nela.
@@ -111,7 +112,9 @@ try {
   }, inicio);
   await pagina.pdf({ ...opcoes, path: saida });
   const paginas = folhasDo(saida).length;
-  if (paginas !== folhas.length) throw new Error(`a segunda impressão tem ${paginas} páginas; a primeira, ${folhas.length}`);
+  if (paginas !== folhas.length) {
+    throw new Error(`a segunda impressão tem ${paginas} páginas; a primeira, ${folhas.length}`);
+  }
   await mkdir(path.dirname(paginasJson), { recursive: true });
   await writeFile(paginasJson, JSON.stringify({ paginas, inicio, formulas, encolhidos, hifens, juntas }, null, 1));
   await rm(primeira, { force: true });

@@ -47,8 +47,7 @@ def versiona_modulos(pasta: Path) -> dict:
 
 
 def _hash_paginas(saida: Path) -> str:
-    """Um hash das páginas e dos arquivos do tema (sem o runtime do Python, que tem a versão
-    dele): um deploy que só muda o texto também troca o cache das páginas."""
+    """Um hash das páginas e do tema (sem o runtime): um deploy que só muda o texto também troca o cache."""
     h = hashlib.sha256()
     for p in sorted(saida.rglob("*")):
         rel = p.relative_to(saida).as_posix()

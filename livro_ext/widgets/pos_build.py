@@ -59,7 +59,7 @@ def stdlib_usada(pasta: Path) -> list[str]:
 
 
 def _zip(destino: Path, arquivos) -> Path:
-    """Um zip sem compressão (o gzip do arquivo inteiro comprime melhor) e com datas fixas; `arquivos`: (nome, bytes)."""
+    """Um zip sem compressão (o gzip do todo comprime melhor), com datas fixas; `arquivos`: (nome, bytes)."""
     with zipfile.ZipFile(destino, "w") as out:
         for nome, dados in arquivos:
             out.writestr(zipfile.ZipInfo(nome, date_time=DATA), dados)
@@ -99,8 +99,7 @@ def info_do_pyodide() -> dict:
 
 
 def roda_e_lock(pasta: Path) -> dict:
-    """Em `pasta`, a roda do livro compilada, o pyodide-lock.json com ela e a biblioteca padrão enxuta
-    compilada: {"roda", "lock", "stdlib": caminho}."""
+    """A roda compilada, o lock dela e a biblioteca padrão enxuta, em `pasta`: {"roda", "lock", "stdlib"}."""
     pasta = Path(pasta)
     pasta.mkdir(parents=True, exist_ok=True)
     info = info_do_pyodide()
@@ -126,8 +125,7 @@ def roda_e_lock(pasta: Path) -> dict:
 
 
 def _compila(tmp: Path, base: bytes, alvo: str) -> dict:
-    """A roda do setuptools registrada (`lockfile add-wheels`, num lock só com ela) e compilada (`py-compile`,
-    que a renomeia no lock); a biblioteca padrão que ela usa, compilada. -> {"roda", "stdlib", "lock": bytes}."""
+    """A roda registrada num lock só com ela e compilada; a biblioteca padrão que ela usa, compilada (bytes)."""
     if not (BIN / "pyodide").exists() or not (BIN / f"python{alvo}").exists():
         raise SystemExit(f"Falta o pyodide-build com o Python {alvo} do Pyodide (o bytecode só vale para ele) em "
                          ".venv-pyodide: rode `make setup` (com outro Python lá, apague .venv-pyodide antes).")
@@ -231,8 +229,7 @@ def copia(saida: Path) -> dict:
 
 
 def ao_fim_do_build(app, excecao):
-    """Só no site (não na página única do PDF) que deu certo. Sem node_modules ou .venv-pyodide, avisa e segue
-    (o site sai sem widgets vivos, e o worker diz isso ao leitor); no `make book`, o aviso vira erro (-W)."""
+    """Só no site que deu certo; sem node_modules ou .venv-pyodide, avisa (no `make book`, -W: erro) e segue."""
     if excecao is None and app.builder.name == "html":
         try:
             copia(Path(app.outdir))
