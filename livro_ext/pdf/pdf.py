@@ -128,8 +128,7 @@ def religa(artigo, ancora_do_doc: dict, site: str):
 _TOKEN = re.compile(r"␣\S+")
 _URL = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|io|html|md|py|pdf)\b\S*")
 _NUMERO = re.compile(r"(?<=\d)\s+(?=[·×=]\s*[−-]?\d)|(?<=[·×=])\s+(?=[−-]?\d)")
-# letras sobrescritas cujo glifo a DejaVu Serif Bold desenha errado (o ᵀ sai como ˢ): vão na
-# sem serifa, que as tem certas em todo peso (tests/test_pdf_leitor.py compara os glifos)
+# letras sobrescritas que a DejaVu Serif Bold desenha errado (ᵀ como ˢ): vão na sem serifa (test_pdf_leitor.py)
 _MODIFICADORAS = re.compile(r"[\u1d2c-\u1d6a]")
 _PROTEGIDO = re.compile(f"({_TOKEN.pattern}|{_URL.pattern}|{_MODIFICADORAS.pattern})")
 
@@ -268,8 +267,7 @@ def montar(site: str | None = None) -> Path:
     protege(artigo, doc)
     hifeniza(artigo)
 
-    # a página nova: as folhas de estilo do singlehtml e nenhum script; as fórmulas desenhadas no build pedem
-    # a folha de estilo do MathJax (as fontes TeX), sem a qual sairiam tortas
+    # a página nova: as folhas de estilo do singlehtml e a do MathJax (as fontes TeX das fórmulas), sem scripts
     cabeca = doc.head
     estilos = [str(e).replace('href="../_static/', 'href="_static/') for e in cabeca.find_all("link", rel="stylesheet")]
     mathjax = [str(s).replace('url("../_static/', 'url("_static/')

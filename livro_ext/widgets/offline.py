@@ -65,8 +65,7 @@ def escreve(saida: Path, manifesto: dict, modulos: dict) -> Path:
         destino.write_text((AQUI / "servico_desliga.js").read_text(encoding="utf-8"), encoding="utf-8")
         return destino
     versao = f"{manifesto['versao']}-{_hash_paginas(saida)}"
-    # O que o worker dos widgets busca pela rede além do runtime (que ele guarda no Cache API):
-    # ele mesmo, os módulos dele, o pyodide.mjs e o manifesto.
+    # o que o worker busca pela rede além do runtime (que ele guarda): ele, os módulos, o pyodide.mjs, o manifesto
     guardar = [f"_static/widgets/worker.mjs?v={manifesto['versao']}",
                *[f"_static/widgets/{n}?v={h}" for n, h in sorted(modulos.items()) if n != "worker.mjs"],
                f"_static/{manifesto['mjs']['url']}", "_static/pyodide/manifesto.json"]

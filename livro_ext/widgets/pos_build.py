@@ -30,8 +30,7 @@ MODULOS = {"api": "livro.widgets.api", "formato": "livro.formato"}  # os que o w
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
 DATA = (2020, 1, 1, 0, 0, 0)  # a data de todo arquivo que escrevemos em zip (build reprodutível)
 EPOCA = "1577836800"  # a mesma data: SOURCE_DATE_EPOCH da roda e do py-compile (.pyc com o hash da fonte)
-# O Pyodide no Node, com a biblioteca padrão inteira: os arquivos dela que ele importa ao iniciar, ao instalar a
-# roda e ao importar os widgets (tests/js/pyodide.test.mjs confere que os casos dos widgets não pedem outros).
+# O Pyodide no Node: os arquivos da biblioteca padrão que ele importa ao iniciar, instalar a roda e importar widgets.
 USADOS = """const { loadPyodide } = await import("pyodide");
 const [pasta, api] = process.argv.slice(1);
 const py = await loadPyodide({ lockFileURL: pasta + "/pyodide-lock.json", packageBaseUrl: pasta + "/" });
@@ -106,7 +105,7 @@ def roda_e_lock(pasta: Path) -> dict:
     alvo = ".".join(info["python"].split(".")[:2])
     base = json.dumps({"info": info, "packages": {}}).encode()
     fontes = [(nome, origem.read_bytes()) for origem, nome in arquivos_da_roda()]
-    # guardado pelo hash da entrada (guardado.py): construir custa uns 8 s de CPU
+    # guardado pelo hash da entrada (guardado.py): construir custa uns 7 s de CPU
     entrada = [RAIZ / "requirements-pyodide.txt", RAIZ / "requirements.txt", PYODIDE / "package.json",
                PYODIDE / "python_stdlib.zip", Path(__file__), Path(guardado.__file__)]
     k = guardado.chave("pyodide-build", json.dumps([n for n, _ in fontes]), *(d for _, d in fontes), base, alvo,
@@ -135,8 +134,7 @@ def _compila(tmp: Path, base: bytes, alvo: str) -> dict:
     _cli("pyodide", "lockfile", "add-wheels", "--input", tmp / "base.json", "--output", pasta / "pyodide-lock.json",
          "--base-path", pasta, pura)
     _cli("pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 9, pasta)
-    # O py-compile deixa no WHEEL a tag py3-none-any, no RECORD os .py e em cada arquivo a hora do build: o
-    # `wheel pack` refaz a roda com a tag do nome (cp313), o RECORD dos .pyc e as datas de SOURCE_DATE_EPOCH.
+    # O py-compile deixa a tag py3-none-any, o RECORD dos .py e a hora do build: o `wheel pack` refaz a roda.
     lock = json.loads((pasta / "pyodide-lock.json").read_text(encoding="utf-8"))
     roda = pasta / lock["packages"][PACOTE]["file_name"]
     aberta = tmp / "aberta" / f"{PACOTE}-{VERSAO}"
@@ -216,8 +214,7 @@ def copia(saida: Path) -> dict:
     }
     todos = [*manifesto["wasm"]["pedacos"], *manifesto["asm"]["pedacos"], manifesto["mjs"], manifesto["stdlib"]["gz"],
              manifesto["lock"], manifesto["roda"]]
-    # A versão nomeia o worker compartilhado (partida.js) e sai também do worker.mjs, cujos imports levam o hash
-    # de cada módulo (offline.versiona_modulos): um site novo nunca conversa com o Python de um worker antigo.
+    # a versão (o nome do worker compartilhado) sai também do worker.mjs, com o hash de cada módulo nos imports
     modulos = offline.versiona_modulos(static / "widgets")
     codigo_worker = (static / "widgets" / "worker.mjs").read_bytes()
     manifesto["versao"] = offline.hash_curto("".join(i["hash"] for i in todos).encode() + codigo_worker)
