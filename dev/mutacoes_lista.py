@@ -235,7 +235,7 @@ NOTEBOOKS = {
     ],
 }
 
-# A conferência dos números do PDF (tests/pdf_confere.py).
+# A conferência dos números do PDF (tests/pdf_confere.py) e a página de impressão (livro_ext/pdf/pdf.py).
 PDF = {"tests/pdf_confere.py": [
     ("pula as diretivas de bloco (fórmulas em display e tabelas)", "|^[`:]{3,}\\{glue(?::\\w+)?\\}\\s+(\\S+)\"", '"'),
     ("pula toda fórmula", '        return [("numero", n) for n in numeros_da_matematica(valor)]\n', "        return []\n"),
@@ -251,6 +251,10 @@ PDF = {"tests/pdf_confere.py": [
     ("diagramas sem rótulos", "saida.append([x for x in linhas[2:] if x != descricao])", "saida.append([])"),
     ("margem esquerda fora da conta", "if x0 < MARGEM_PT - folga or x1 > w - MARGEM_PT + folga:",
      "if x1 > w - MARGEM_PT + folga:"),
+], "livro_ext/pdf/pdf.py": [
+    ("hífen dentro de um token protegido", 'pai.name in tags or classes.intersection(pai.get("class") or [])',
+     "pai.name in tags"),
+    ("link para a página única fica fora do papel", 'a["href"] = "#" + novo', 'a["href"] = "livro.pdf#" + novo'),
 ]}
 
 # A comparação com o lock (livro_ext/trava/: razao.py, razao_texto.py, razao_codigo.py, razao_pagina.py e

@@ -39,7 +39,7 @@ def _info(conteudo, arquivo):
 def test_nome_e_tag_da_roda_sao_os_do_python_do_pyodide(roda):
     caminho, conteudo, _ = roda
     nome, versao, build, tags = parse_wheel_filename(caminho.name)
-    minor = "".join(pos_build._python_do_pyodide().split(".")[:2])
+    minor = "".join(pos_build.info_do_pyodide()["python"].split(".")[:2])
     assert (nome, str(versao), build) == (pos_build.PACOTE, pos_build.VERSAO, ())
     assert tags == {Tag(f"cp{minor}", "none", "any")}
     meta, wheel = _info(conteudo, "METADATA"), _info(conteudo, "WHEEL")

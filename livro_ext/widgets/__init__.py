@@ -1,10 +1,8 @@
 """O lado de build dos widgets: a diretiva (widgets, partida.js), os arquivos que o navegador
-recebe (navegador, STDLIB_WIDGETS.txt) e o runtime copiado no fim do build (pos_build).
-Importa de execucao.
+recebe (navegador) e o runtime copiado no fim do build (pos_build). Importa de execucao.
 """
 
-# a classe do contêiner de todo widget (livro.widgets.CLASSE, a única fonte); a trava, a diretiva
-# e o PDF acham os widgets por ela
+# a classe do contêiner de todo widget (a única fonte): a trava, a diretiva e o PDF acham os widgets por ela
 from livro.widgets import CLASSE as CLASSE_WIDGET  # noqa: F401
 
 

@@ -1,15 +1,6 @@
-"""O site sem rede depois da primeira visita: o service worker e as versões dos módulos do worker.
-
-Chamado por `pos_build.copia` no fim do build:
-
-- `versiona_modulos`: no site, cada `import ... from "./x.mjs"` dos módulos do worker dos widgets
-  ganha `?v=` com o hash de x (e do que x importa): um deploy novo nunca junta o worker.mjs novo
-  com um módulo velho do cache HTTP, e a versão do site (que sai do worker.mjs) muda com eles;
-- `escreve`: `offline.js`, na raiz do site (o escopo de um service worker é a pasta do script),
-  feito de `servico.js` com a versão do site, a lista do que ele guarda ao instalar e um hash
-  das páginas. Com `LIVRO_OFFLINE=0` no build, sai um service worker que apaga o que o outro
-  guardou e se desregistra, e as páginas não registram nenhum (widgets.py).
-"""
+"""O site sem rede depois da primeira visita (README): `offline.js`, o service worker, na raiz do site (o escopo
+é a pasta do script), feito de `servico.js` (ou de `servico_desliga.js`, com `LIVRO_OFFLINE=0`), e os `?v=hash`
+nos imports dos módulos do worker dos widgets (um deploy novo nunca junta um worker novo e um módulo velho)."""
 import hashlib
 import json
 import os
@@ -26,7 +17,8 @@ def ligado() -> bool:
     return os.environ.get("LIVRO_OFFLINE", "1").strip().lower() not in ("0", "nao", "não", "false", "off")
 
 
-def _h(dados: bytes) -> str:
+def hash_curto(dados: bytes) -> str:
+    """Os 12 primeiros dígitos do sha256: as versões do site, do worker e de cada arquivo do manifesto."""
     return hashlib.sha256(dados).hexdigest()[:12]
 
 
@@ -44,7 +36,7 @@ def versiona_modulos(pasta: Path) -> dict:
             raise SystemExit(f"um módulo do worker importa ./{nome}, que não está em {pasta}")
         novo = IMPORT.sub(lambda m: f"{m[1]}{m[2]}?v={hash_de(m[2], caminho + (nome,))}{m[3]}", textos[nome])
         textos[nome] = novo
-        hashes[nome] = _h(novo.encode())
+        hashes[nome] = hash_curto(novo.encode())
         return hashes[nome]
 
     for nome in list(textos):
@@ -55,8 +47,7 @@ def versiona_modulos(pasta: Path) -> dict:
 
 
 def _hash_paginas(saida: Path) -> str:
-    """Um hash das páginas e dos arquivos do tema (sem o runtime do Python, que tem a versão
-    dele): um deploy que só muda o texto também troca o cache das páginas."""
+    """Um hash das páginas e do tema (sem o runtime): um deploy que só muda o texto também troca o cache."""
     h = hashlib.sha256()
     for p in sorted(saida.rglob("*")):
         rel = p.relative_to(saida).as_posix()
@@ -74,8 +65,7 @@ def escreve(saida: Path, manifesto: dict, modulos: dict) -> Path:
         destino.write_text((AQUI / "servico_desliga.js").read_text(encoding="utf-8"), encoding="utf-8")
         return destino
     versao = f"{manifesto['versao']}-{_hash_paginas(saida)}"
-    # O que o worker dos widgets busca pela rede além do runtime (que ele guarda no Cache API):
-    # ele mesmo, os módulos dele, o pyodide.mjs e o manifesto.
+    # o que o worker busca pela rede além do runtime (que ele guarda): ele, os módulos, o pyodide.mjs, o manifesto
     guardar = [f"_static/widgets/worker.mjs?v={manifesto['versao']}",
                *[f"_static/widgets/{n}?v={h}" for n, h in sorted(modulos.items()) if n != "worker.mjs"],
                f"_static/{manifesto['mjs']['url']}", "_static/pyodide/manifesto.json"]

@@ -1,28 +1,7 @@
-// A abertura do worker dos widgets, embutida no começo do <head> das páginas com widget
-// (livro_ext/widgets/widgets.py a põe lá, com __WIDGETS__ trocado pelos nomes deles).
-//
-// livroAbrir(widgets, inicio, opcoes): lê o manifesto do runtime (sempre revalidado: um site novo
-// tem outra versão) e abre o worker dessa versão, de preferência compartilhado entre as
-// páginas (SharedWorker com extendedLifetime: o Python carregado numa página continua vivo
-// quando o leitor passa para a seguinte); sem SharedWorker, um Worker comum. Manda "iniciar"
-// e devolve o canal, com as mensagens que chegarem antes de alguém as ouvir na fila; ou
-// { erro } com a mensagem para o leitor. widgets.js usa esta mesma função; opcoes.compartilhado
-// (false) pede um Worker comum; opcoes.cedo, um canal já aberto (abaixo).
-//
-// Partida antecipada: se o runtime já está no Cache API (o leitor viu outra página com
-// widget), o worker abre aqui, enquanto o HTML ainda chega; widgets.js (defer) adota o canal.
-// Sem runtime guardado, não abre nada: numa página fria o Python só carrega quando um widget
-// aparece. As mesmas condições do widgets.js (LIVRO_WIDGETS, file://).
-//
-// O worker é criado já neste script, antes do manifesto chegar, com a versão que o último
-// "pronto" guardou no localStorage: o navegador só põe um worker para andar quando o thread da
-// página fica livre, e depois do manifesto a página já está ocupada lendo o HTML (medido: o
-// worker começava uns 0,4 s mais tarde). O "iniciar" só vai quando o manifesto confirma a
-// versão e o Cache API tem o runtime; senão, esse worker fecha sem ter buscado nada.
-//
-// Na página de abertura (sem widget; __ANTECIPAR__ = true), o runtime é baixado em tempo ocioso
-// (antecipar, no fim): o leitor que lê a abertura e passa ao passo 1 encontra o Python já
-// carregado no worker compartilhado. Não com a economia de dados ligada, nem numa conexão 2G.
+// A abertura do worker dos widgets, embutida sem os comentários no <head> das páginas com widget e da
+// abertura (widgets.py). livroAbrir(widgets, inicio, opcoes) lê o manifesto (sempre revalidado), abre o worker
+// dessa versão (SharedWorker, que sobrevive à troca de página; senão Worker) e manda "iniciar"; ou { erro }.
+// A partida antecipada e o runtime baixado em tempo ocioso na abertura: dev/MEDIDAS.md.
 (() => {
   const cfg = Object.assign({ modo: "visivel", ocioso: true, paradoMs: 20000, compartilhado: true },
     globalThis.LIVRO_WIDGETS);
@@ -30,8 +9,7 @@
   const raiz = document.documentElement.dataset.content_root || "";
   const url = (caminho) => new URL(raiz + "_static/" + caminho, location.href);
   const VERSAO = "livro-runtime-versao"; // chave do localStorage
-  // Abre o worker da versão, sem mandar nada; c.partir(msg) manda o "iniciar" (e o manda de
-  // novo ao Worker comum que substitui um SharedWorker que falhou).
+  // Abre o worker da versão, sem mandar nada; c.partir(msg) manda o "iniciar" (de novo ao Worker que substitui).
   const abrir = (versao, opcoes) => {
     const c = { fila: [], inicio: null, aoMsg: null, aoErro: null, ouviu: false, versao, iniciar: null,
       criado: performance.now() };
@@ -66,8 +44,7 @@
       comum();
       return c;
     }
-    // Um SharedWorker que falha antes de dizer qualquer coisa (um navegador sem módulos em
-    // SharedWorker, por exemplo) dá lugar a um Worker comum; depois disso, a falha é do worker.
+    // Um SharedWorker que falha antes de dizer qualquer coisa dá lugar a um Worker comum; depois, a falha é dele.
     sw.onerror = (ev) => {
       if (c.ouviu || !c.compartilhado) return erro(ev);
       try { comum(); } catch { erro(ev); }
@@ -108,8 +85,7 @@
     return c;
   };
   if (cfg.modo !== "visivel" || !cfg.ocioso || !globalThis.caches || !globalThis.Worker) return;
-  // Baixa o runtime (e inicia o Python no worker compartilhado, que sobrevive à troca de página)
-  // quando o navegador estiver ocioso depois do load. O canal fica aberto até a página sair.
+  // Baixa o runtime e inicia o Python no worker compartilhado, ocioso depois do load; o canal fica até a página sair.
   const antecipar = () => {
     const con = navigator.connection;
     if (cfg.antecipar === false || con?.saveData || /2g$/.test(con?.effectiveType || "")) return;

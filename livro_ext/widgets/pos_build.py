@@ -1,36 +1,9 @@
-"""Fim do build: põe no site o que o navegador precisa e não vai no git.
+"""Fim do build (gancho `build-finished`, registrado em `widgets.py`): põe em `_static/pyodide/` o runtime do
+Pyodide (o .wasm e o .asm.js também em pedaços de gzip), a roda do livro e a biblioteca padrão só com o que o
+Pyodide importa (`stdlib_usada`), as duas em bytecode do pyodide-build de `.venv-pyodide`, e o `manifesto.json`,
+a única lista do que o navegador busca. O porquê: README e CONTRIBUINDO.md.
 
-Roda como gancho `build-finished` do Sphinx (registrado em `widgets.py`), então um
-`jupyter-book build .` simples já dá um site completo. Também roda à mão:
-``python -m livro_ext.widgets.pos_build _build/html``; ``--manifesto`` só imprime as listas;
-``--roda pasta`` só escreve numa pasta a roda do livro, o lock e a biblioteca padrão
-compilada (para tests/js).
-
-O que copia ou gera em `_static/`:
-
-- `pyodide/`: o runtime do Python dos widgets (npm `pyodide`, Python 3.13), enxuto:
-  - `pyodide.mjs` como vem;
-  - `pyodide.asm.wasm` e `pyodide.asm.js` comprimidos com gzip e cortados em pedaços
-    (`pyodide.asm.wasm.gz.N`): o worker guarda cada pedaço no Cache API do
-    navegador, então uma recarga continua de onde parou, e nenhum servidor
-    precisa saber o tipo `application/wasm` nem comprimir nada;
-    os arquivos inteiros ficam ao lado, para navegadores sem `DecompressionStream`;
-  - a roda (wheel) do livro: a parte do pacote que os widgets importam, construída pelo
-    setuptools (`pip wheel` sobre um pyproject mínimo), compilada para bytecode pelo
-    `pyodide py-compile` do pyodide-build, refeita pelo `wheel pack` (o RECORD dos .pyc) e registrada num
-    `pyodide-lock.json` próprio pelo `pyodide lockfile add-wheels` (o lock só tem a roda
-    do livro; o worker a instala com `loadPackage`, como qualquer pacote do Pyodide);
-  - a biblioteca padrão só com os módulos que os widgets usam (a lista
-    `STDLIB_WIDGETS.txt`, ao lado deste arquivo; `tests/js/pyodide.test.mjs` roda
-    todos os casos dos widgets contra este zip e confere que a lista basta), também
-    compilada pelo `pyodide py-compile`, em `python_stdlib.zip.gz` (gzip de um zip sem
-    compressão) e `python_stdlib.zip`;
-  - `manifesto.json`: a única lista do que o navegador busca (nome, bytes, hash),
-    lida pelo worker, pelos testes e pelo benchmark.
-
-O pyodide-build roda num ambiente à parte, `.venv-pyodide` (Python 3.13, o mesmo do
-Pyodide: o bytecode só vale para a versão que o compilou; `make setup` o cria a partir
-de `requirements-pyodide.txt`).
+    python -m livro_ext.widgets.pos_build _build/html   # ou --manifesto (as listas), --roda PASTA (tests/js)
 """
 import gzip
 import hashlib
@@ -49,157 +22,100 @@ from ..execucao import guardado
 from . import navegador, offline
 
 RAIZ = Path(__file__).resolve().parents[2]
-AQUI = Path(__file__).resolve().parent
 PYODIDE = RAIZ / "node_modules" / "pyodide"
-PYODIDE_CLI = RAIZ / ".venv-pyodide" / "bin" / "pyodide"
-
-# Os módulos que o worker importa (o resto da roda sai dos imports: livro_ext.widgets.navegador).
-MODULO_API = "livro.widgets.api"
-MODULO_FORMATO = "livro.formato"
+BIN = RAIZ / ".venv-pyodide" / "bin"
 PACOTE = "livro"
 VERSAO = "1.0.0"
+MODULOS = {"api": "livro.widgets.api", "formato": "livro.formato"}  # os que o worker importa
 PEDACO = 512 * 1024  # bytes comprimidos por pedaço do .wasm
 DATA = (2020, 1, 1, 0, 0, 0)  # a data de todo arquivo que escrevemos em zip (build reprodutível)
-EPOCA = 1577836800           # a mesma data, em segundos (SOURCE_DATE_EPOCH da roda e do py-compile)
+EPOCA = "1577836800"  # a mesma data: SOURCE_DATE_EPOCH da roda e do py-compile (.pyc com o hash da fonte)
+# O Pyodide no Node: os arquivos da biblioteca padrão que ele importa ao iniciar, instalar a roda e importar widgets.
+USADOS = """const { loadPyodide } = await import("pyodide");
+const [pasta, api] = process.argv.slice(1);
+const py = await loadPyodide({ lockFileURL: pasta + "/pyodide-lock.json", packageBaseUrl: pasta + "/" });
+await py.loadPackage("livro", { messageCallback: () => {} });
+console.log(JSON.stringify(py.runPython(`import importlib, sys
+importlib.import_module("${api}").importar_todos()
+z = "/lib/python%d%d.zip/" % sys.version_info[:2]
+sorted({m.__file__[len(z):] for m in list(sys.modules.values()) if (getattr(m, "__file__", None) or "").startswith(z)})
+`).toJs()));
+"""
 
 
 def arquivos_da_roda():
-    """(arquivo no disco, nome dentro da roda) de cada arquivo que o navegador usa: os
-    derivados dos imports de livro.widgets (livro_ext.widgets.navegador), como "livro/widgets/api.py"."""
+    """(arquivo no disco, nome na roda, como "livro/widgets/api.py"), do fecho dos imports (navegador.py)."""
     return [(navegador.BASE / nome, nome) for nome in navegador.modulos_navegador()]
 
 
-def stdlib_widgets():
-    """Os arquivos da biblioteca padrão que os widgets usam (um por linha, # comenta)."""
-    linhas = (AQUI / "STDLIB_WIDGETS.txt").read_text(encoding="utf-8").splitlines()
-    return [s.strip() for s in linhas if s.strip() and not s.lstrip().startswith("#")]
+def stdlib_usada(pasta: Path) -> list[str]:
+    """Os arquivos da biblioteca padrão que o Pyodide importa com a roda e o lock de `pasta` (USADOS)."""
+    r = subprocess.run(["node", "--input-type=module", "-e", USADOS, str(pasta), MODULOS["api"]], cwd=RAIZ,
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"o Pyodide no Node não listou a biblioteca padrão dos widgets:\n{r.stdout}{r.stderr}")
+    return json.loads(r.stdout.splitlines()[-1])
 
 
 def _zip(destino: Path, arquivos) -> Path:
-    """Escreve um zip sem compressão, com datas fixas; `arquivos`: pares (nome, bytes)."""
+    """Um zip sem compressão (o gzip do todo comprime melhor), com datas fixas; `arquivos`: (nome, bytes)."""
     with zipfile.ZipFile(destino, "w") as out:
         for nome, dados in arquivos:
             out.writestr(zipfile.ZipInfo(nome, date_time=DATA), dados)
     return destino
 
 
-def stdlib_enxuta(destino: Path, origem: Path = PYODIDE / "python_stdlib.zip") -> Path:
-    """Escreve o zip (sem compressão) da biblioteca padrão só com os arquivos de `stdlib_widgets()`.
-
-    Sem compressão: o arquivo inteiro vai depois por gzip, que comprime melhor o conjunto
-    do que o deflate comprime cada entrada."""
-    quero = stdlib_widgets()
-    with zipfile.ZipFile(origem) as z:
-        tem = set(z.namelist())
-        faltam = [n for n in quero if n not in tem]
-        if faltam:
-            raise SystemExit(f"STDLIB_WIDGETS.txt cita arquivos que o Pyodide não tem: {faltam}")
-        return _zip(destino, [(n, z.read(n)) for n in sorted(quero)])
-
-
-def _datas_fixas(caminho: Path) -> None:
-    """Regrava o zip sem compressão `caminho` (o py-compile põe a hora do build em cada arquivo)
-    com a data DATA e o mesmo conteúdo."""
-    with zipfile.ZipFile(caminho) as z:
-        arquivos = [(n, z.read(n)) for n in z.namelist()]
-    _zip(caminho, arquivos)
+def _roda(comando, erro: str) -> None:
+    r = subprocess.run([str(c) for c in comando], capture_output=True, text=True,
+                       env=dict(os.environ, SOURCE_DATE_EPOCH=EPOCA))
+    if r.returncode:
+        raise SystemExit(f"{erro}:\n{r.stdout}{r.stderr}")
 
 
 def escreve_roda(pasta: Path) -> Path:
-    """A roda (wheel) pura, py3-none-any, com o código-fonte do que o navegador roda: o setuptools
-    (`pip wheel`) sobre um pyproject mínimo desse subconjunto, em `pasta` (as fontes em `pasta/fonte`).
-    As datas dos arquivos saem de SOURCE_DATE_EPOCH."""
+    """A roda pura (py3-none-any) do setuptools (`pip wheel` sobre um pyproject mínimo) com as fontes do navegador."""
     fonte = pasta / "fonte"
     for origem, nome in arquivos_da_roda():
         (fonte / nome).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(origem, fonte / nome)
-    nomes = [nome for _, nome in arquivos_da_roda()]
-    pacotes = sorted(n.removesuffix("/__init__.py").replace("/", ".") for n in nomes if n.endswith("/__init__.py"))
-    dados = {}
-    for n in nomes:
-        if not n.endswith(".py"):
-            dados.setdefault(n.rpartition("/")[0].replace("/", "."), []).append(n.rpartition("/")[2])
+    # a fonte só tem o que o navegador usa: o setuptools acha os pacotes, e cada arquivo deles vai na roda
     (fonte / "pyproject.toml").write_text(
         '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n'
-        f'[project]\nname = "{PACOTE}"\nversion = "{VERSAO}"\n'
-        f'[tool.setuptools]\npackages = {json.dumps(pacotes)}\n[tool.setuptools.package-data]\n'
-        + "".join(f"{json.dumps(p)} = {json.dumps(sorted(d))}\n" for p, d in sorted(dados.items())), encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
-                        "--no-build-isolation", "--wheel-dir", pasta, fonte], capture_output=True, text=True,
-                       env=_ambiente())
-    if r.returncode:
-        raise SystemExit(f"pip wheel falhou na roda do livro:\n{r.stdout}{r.stderr}")
+        f'[project]\nname = "{PACOTE}"\nversion = "{VERSAO}"\n[tool.setuptools.package-data]\n"*" = ["*"]\n',
+        encoding="utf-8")
+    _roda([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index", "--no-build-isolation",
+           "--wheel-dir", pasta, fonte], "pip wheel falhou na roda do livro")
     return next(pasta.glob("*.whl"))
 
 
-def _ambiente() -> dict:
-    """SOURCE_DATE_EPOCH: o setuptools e o `wheel pack` datam com ela cada arquivo da roda, e o
-    py_compile do CPython escreve o hash da fonte no cabeçalho de cada .pyc, em vez da hora do
-    arquivo (que é a hora do build): o mesmo código, os mesmos bytes."""
-    return dict(os.environ, SOURCE_DATE_EPOCH=str(EPOCA))
+def _cli(prog: str, *args) -> None:
+    """`pyodide` (o pyodide-build) ou `wheel`, de .venv-pyodide."""
+    _roda([BIN / prog, *args], f"{prog} {args[0]} falhou")
 
 
-def _cli(*comandos):
-    """Roda comandos das CLIs `pyodide` (pyodide-build) e `wheel` de .venv-pyodide num processo
-    só: cada partida custa ~0,3 s de CPU. Cada comando é ("pyodide" ou "wheel", argumentos...);
-    um que falha para tudo, com a mensagem dele."""
-    if not PYODIDE_CLI.exists():
-        raise SystemExit(f"Falta o pyodide-build ({PYODIDE_CLI.relative_to(RAIZ)}): rode `make setup` "
-                         "(precisa de Python 3.13; o `make book` já faz isso).")
-    roteiro = ("import json, sys\n"
-               "from pyodide_cli.__main__ import main as pyodide\n"
-               "from wheel._commands import main as wheel\n"
-               "for prog, *args in json.loads(sys.argv[1]):\n"
-               "    sys.argv = [prog, *args]\n"
-               "    try:\n"
-               "        r = {'pyodide': pyodide, 'wheel': wheel}[prog]()\n"
-               "    except SystemExit as e:\n"
-               "        r = e.code\n"
-               "    if r:\n"
-               "        sys.exit(f'comando: {prog} {\" \".join(args)}')\n")
-    with tempfile.TemporaryDirectory() as tmp:   # um arquivo: o pyodide-build lê __main__.__file__
-        script = Path(tmp) / "pyodide_varios.py"
-        script.write_text(roteiro, encoding="utf-8")
-        r = subprocess.run([str(PYODIDE_CLI.parent / "python"), str(script),
-                            json.dumps([[str(a) for a in c] for c in comandos])],
-                           capture_output=True, text=True, env=_ambiente())
-    if r.returncode:
-        raise SystemExit(f"a CLI do pyodide-build falhou:\n{r.stdout}{r.stderr}")
-
-
-def _python_do_pyodide() -> str:
-    return json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]["python"]
+def info_do_pyodide() -> dict:
+    return json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
 
 
 def roda_e_lock(pasta: Path) -> dict:
-    """Escreve em `pasta` a roda do livro compilada, o pyodide-lock.json com ela e a
-    biblioteca padrão enxuta compilada (zip sem compressão). A roda sai do setuptools
-    (`escreve_roda`), o pyodide-build a compila (`py-compile`) e a registra (`lockfile add-wheels`)."""
+    """A roda compilada, o lock dela e a biblioteca padrão enxuta, em `pasta`: {"roda", "lock", "stdlib"}."""
     pasta = Path(pasta)
     pasta.mkdir(parents=True, exist_ok=True)
-    alvo = ".".join(_python_do_pyodide().split(".")[:2])
-    r = subprocess.run([str(PYODIDE_CLI.parent / "python"), "-c",
-                        "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True)
-    if PYODIDE_CLI.exists() and r.stdout.strip() != alvo:
-        raise SystemExit(f".venv-pyodide tem Python {r.stdout.strip()}, mas o Pyodide roda {alvo}: o bytecode "
-                         "não serviria. Apague .venv-pyodide e rode `make setup`.")
-    info = json.loads((PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
+    info = info_do_pyodide()
+    alvo = ".".join(info["python"].split(".")[:2])
     base = json.dumps({"info": info, "packages": {}}).encode()
     fontes = [(nome, origem.read_bytes()) for origem, nome in arquivos_da_roda()]
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        zip_ = stdlib_enxuta(tmp / "python_stdlib.zip")
-        # A saída guardada pelo hash da entrada (guardado.py): as mesmas fontes, a mesma biblioteca
-        # padrão e os mesmos construtores dão os mesmos bytes; construir custa ~3 s de CPU.
-        k = guardado.chave("pyodide-build", json.dumps([n for n, _ in fontes]), *(d for _, d in fontes), base,
-                           zip_.read_bytes(), (RAIZ / "requirements-pyodide.txt").read_bytes(),
-                           (RAIZ / "requirements.txt").read_bytes(), alvo, Path(__file__).read_bytes(),
-                           Path(guardado.__file__).read_bytes())
-        partes = {n: guardado.ler("pyodide", f"{k}.{n}") for n in ("roda", "stdlib", "lock")}
-        if None in partes.values():
-            partes = _compila(tmp, base, zip_)
-            for n, dados in partes.items():   # o lock por último: com ele, o resto está lá
-                guardado.guardar("pyodide", f"{k}.{n}", dados)
+    # guardado pelo hash da entrada (guardado.py): construir custa uns 7 s de CPU
+    entrada = [RAIZ / "requirements-pyodide.txt", RAIZ / "requirements.txt", PYODIDE / "package.json",
+               PYODIDE / "python_stdlib.zip", Path(__file__), Path(guardado.__file__)]
+    k = guardado.chave("pyodide-build", json.dumps([n for n, _ in fontes]), *(d for _, d in fontes), base, alvo,
+                       *(arq.read_bytes() for arq in entrada))
+    partes = {n: guardado.ler("pyodide", f"{k}.{n}") for n in ("roda", "stdlib", "lock")}
+    if None in partes.values():
+        with tempfile.TemporaryDirectory() as tmp:
+            partes = _compila(Path(tmp), base, alvo)
+        for n, dados in partes.items():   # o lock por último: com ele, o resto está lá
+            guardado.guardar("pyodide", f"{k}.{n}", dados)
     nome_roda = json.loads(partes["lock"])["packages"][PACOTE]["file_name"]
     feitos = {"roda": pasta / nome_roda, "lock": pasta / "pyodide-lock.json", "stdlib": pasta / "python_stdlib.zip"}
     for n, arq in feitos.items():
@@ -207,21 +123,18 @@ def roda_e_lock(pasta: Path) -> dict:
     return feitos
 
 
-def _compila(tmp: Path, base: bytes, zip_: Path) -> dict:
-    """Em `tmp`: a roda pura do setuptools, registrada pelo `lockfile add-wheels` num lock com só
-    ela (sobre `base`) e compilada pelo `py-compile`, que a renomeia no lock; a biblioteca padrão
-    `zip_` compilada no lugar. -> {"roda", "stdlib", "lock": bytes}."""
+def _compila(tmp: Path, base: bytes, alvo: str) -> dict:
+    """A roda registrada num lock só com ela e compilada; a biblioteca padrão que ela usa, compilada (bytes)."""
+    if not (BIN / "pyodide").exists() or not (BIN / f"python{alvo}").exists():
+        raise SystemExit(f"Falta o pyodide-build com o Python {alvo} do Pyodide (o bytecode só vale para ele) em "
+                         ".venv-pyodide: rode `make setup` (com outro Python lá, apague .venv-pyodide antes).")
     pasta = tmp / "roda"
     pura = escreve_roda(pasta)
     (tmp / "base.json").write_bytes(base)
-    _cli(["pyodide", "lockfile", "add-wheels", "--input", tmp / "base.json", "--output", pasta / "pyodide-lock.json",
-          "--base-path", pasta, pura],
-         ["pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 9, pasta],
-         ["pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_])
-    # O py-compile troca os .py por .pyc e põe no nome a tag do Python que compilou (cp313), mas
-    # deixa o WHEEL com py3-none-any, o RECORD com os .py e a hora do build em cada arquivo: o
-    # `wheel pack` refaz a roda do que está nela, com a tag do nome (o RECORD dos .pyc, as datas de
-    # SOURCE_DATE_EPOCH, as permissões dos arquivos abertos), e o lock recebe o sha256 dela.
+    _cli("pyodide", "lockfile", "add-wheels", "--input", tmp / "base.json", "--output", pasta / "pyodide-lock.json",
+         "--base-path", pasta, pura)
+    _cli("pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 9, pasta)
+    # O py-compile deixa a tag py3-none-any, o RECORD dos .py e a hora do build: o `wheel pack` refaz a roda.
     lock = json.loads((pasta / "pyodide-lock.json").read_text(encoding="utf-8"))
     roda = pasta / lock["packages"][PACOTE]["file_name"]
     aberta = tmp / "aberta" / f"{PACOTE}-{VERSAO}"
@@ -235,25 +148,25 @@ def _compila(tmp: Path, base: bytes, zip_: Path) -> dict:
     assert n == 1, f"o WHEEL da roda tem {n} tags"
     wheel.write_text(texto, encoding="utf-8")
     roda.unlink()
-    _cli(["wheel", "pack", aberta, "--dest-dir", pasta])
+    _cli("wheel", "pack", aberta, "--dest-dir", pasta)
     lock["packages"][PACOTE]["sha256"] = hashlib.sha256(roda.read_bytes()).hexdigest()
-    _datas_fixas(zip_)
+    (pasta / "pyodide-lock.json").write_text(json.dumps(lock), encoding="utf-8")
+    with zipfile.ZipFile(PYODIDE / "python_stdlib.zip") as z:
+        zip_ = _zip(tmp / "python_stdlib.zip", [(n, z.read(n)) for n in sorted(stdlib_usada(pasta))])
+    _cli("pyodide", "py-compile", "--silent", "--no-keep", "--compression-level", 0, zip_)
+    with zipfile.ZipFile(zip_) as z:   # as datas fixas de volta no zip da biblioteca
+        arquivos = [(n, z.read(n)) for n in z.namelist()]
+    _zip(zip_, arquivos)
     return {"roda": roda.read_bytes(), "stdlib": zip_.read_bytes(), "lock": json.dumps(lock).encode()}
-
-
-def _hash(dados: bytes) -> str:
-    return hashlib.sha256(dados).hexdigest()[:12]
 
 
 def _item(caminho: Path, static: Path) -> dict:
     dados = caminho.read_bytes()
-    return {"url": caminho.relative_to(static).as_posix(), "bytes": len(dados), "hash": _hash(dados)}
+    return {"url": caminho.relative_to(static).as_posix(), "bytes": len(dados), "hash": offline.hash_curto(dados)}
 
 
 def _gzip_guardado(dados: bytes) -> bytes:
-    """gzip -9 de `dados` (mtime=0: sempre os mesmos bytes), guardado pelo hash da entrada
-    (guardado.py): o .wasm e a biblioteca padrão compilada quase nunca mudam entre builds, e
-    comprimi-los custa segundos de CPU."""
+    """gzip -9 com mtime 0, guardado pelo hash da entrada (guardado.py): comprimir o .wasm custa segundos."""
     k = guardado.chave("gzip -9, mtime 0", dados)
     gz = guardado.ler("gzip", k)
     if gz is None:
@@ -265,77 +178,56 @@ def _gzip_guardado(dados: bytes) -> bytes:
 def copia(saida: Path) -> dict:
     saida = Path(saida)
     static = saida / "_static"
-    # O MathJax do navegador (npm `mathjax`, 24 MB) não vai mais para o site: as fórmulas saem
-    # desenhadas do build (matematica.py), e nenhuma página o carrega.
-
     destino = static / "pyodide"
-    if destino.exists():
-        shutil.rmtree(destino)
+    shutil.rmtree(destino, ignore_errors=True)
     destino.mkdir(parents=True)
     for nome in ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]:
         if not (PYODIDE / nome).exists():
             raise SystemExit(f"Falta node_modules/pyodide/{nome}: rode `npm ci`.")
-    for nome in ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm"]:
-        shutil.copy2(PYODIDE / nome, destino / nome)
 
-    def em_pedacos(nome):
+    def copiado(nome):
+        shutil.copy2(PYODIDE / nome, destino / nome)
+        return _item(destino / nome, static)
+
+    def em_pedacos(nome):  # o worker guarda cada pedaço no Cache API: uma recarga continua de onde parou
         gz = _gzip_guardado((PYODIDE / nome).read_bytes())
-        pedacos = []
-        for n, i in enumerate(range(0, len(gz), PEDACO)):
-            p = destino / f"{nome}.gz.{n}"
-            p.write_bytes(gz[i:i + PEDACO])
-            pedacos.append(_item(p, static))
-        return pedacos
+        pedacos = [destino / f"{nome}.gz.{n}" for n in range(-(-len(gz) // PEDACO))]
+        for n, p in enumerate(pedacos):
+            p.write_bytes(gz[n * PEDACO:(n + 1) * PEDACO])
+        return [_item(p, static) for p in pedacos]
 
     wasm = (PYODIDE / "pyodide.asm.wasm").read_bytes()
-    pedacos = em_pedacos("pyodide.asm.wasm")
-    pedacos_asm = em_pedacos("pyodide.asm.js")
     feitos = roda_e_lock(destino)
-    stdlib = feitos["stdlib"]
-    (destino / "python_stdlib.zip.gz").write_bytes(_gzip_guardado(stdlib.read_bytes()))
-    lock = json.loads(feitos["lock"].read_text(encoding="utf-8"))
-
-    versao = json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
+    (destino / "python_stdlib.zip.gz").write_bytes(_gzip_guardado(feitos["stdlib"].read_bytes()))
     manifesto = {
-        "pyodide": versao,
-        "python": lock["info"]["python"],
-        # o .wasm: pedaços do gzip (em ordem) e, para quem não descomprime, o arquivo inteiro
-        "wasm": {"pedacos": pedacos, "bytes": len(wasm), "hash": _hash(wasm),
-                 "inteiro": _item(destino / "pyodide.asm.wasm", static)},
-        "asm": {"pedacos": pedacos_asm, "inteiro": _item(destino / "pyodide.asm.js", static)},
-        "mjs": _item(destino / "pyodide.mjs", static),
-        # a biblioteca padrão enxuta, em bytecode: gzip de um zip sem compressão e, sem gzip, o zip
-        "stdlib": {"gz": _item(destino / "python_stdlib.zip.gz", static), "inteiro": _item(stdlib, static)},
-        # o lock do pyodide-build e a roda do livro que ele registra (o worker a instala com loadPackage)
+        "pyodide": json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"],
+        "python": json.loads(feitos["lock"].read_text(encoding="utf-8"))["info"]["python"],
+        # os inteiros, para os navegadores sem DecompressionStream
+        "wasm": {"pedacos": em_pedacos("pyodide.asm.wasm"), "bytes": len(wasm), "hash": offline.hash_curto(wasm),
+                 "inteiro": copiado("pyodide.asm.wasm")},
+        "asm": {"pedacos": em_pedacos("pyodide.asm.js"), "inteiro": copiado("pyodide.asm.js")},
+        "mjs": copiado("pyodide.mjs"),
+        "stdlib": {"gz": _item(destino / "python_stdlib.zip.gz", static), "inteiro": _item(feitos["stdlib"], static)},
         "lock": _item(feitos["lock"], static),
         "roda": dict(_item(feitos["roda"], static), pacote=PACOTE),
-        "modulos": {"api": MODULO_API, "formato": MODULO_FORMATO},
+        "modulos": MODULOS,
     }
-    todos = [*pedacos, *pedacos_asm, manifesto["mjs"], manifesto["stdlib"]["gz"], manifesto["lock"],
-             manifesto["roda"]]
-    # A versão nomeia o worker compartilhado entre as páginas (livro_ext/widgets/partida.js): um site
-    # novo, ou um worker.mjs novo, nunca conversa com o Python de um worker antigo ainda vivo.
-    # Os imports do worker levam o hash de cada módulo (offline.versiona_modulos): um módulo novo
-    # muda o worker.mjs, e com ele a versão.
-    worker = static / "widgets" / "worker.mjs"
-    modulos = offline.versiona_modulos(worker.parent) if worker.exists() else {}
-    codigo_worker = (worker if worker.exists() else RAIZ / "book" / "_static" / "widgets" / "worker.mjs").read_bytes()
-    manifesto["versao"] = _hash("".join(i["hash"] for i in todos).encode() + codigo_worker)
+    todos = [*manifesto["wasm"]["pedacos"], *manifesto["asm"]["pedacos"], manifesto["mjs"], manifesto["stdlib"]["gz"],
+             manifesto["lock"], manifesto["roda"]]
+    # a versão (o nome do worker compartilhado) sai também do worker.mjs, com o hash de cada módulo nos imports
+    modulos = offline.versiona_modulos(static / "widgets")
+    codigo_worker = (static / "widgets" / "worker.mjs").read_bytes()
+    manifesto["versao"] = offline.hash_curto("".join(i["hash"] for i in todos).encode() + codigo_worker)
     manifesto["bytes_antes_da_resposta"] = sum(i["bytes"] for i in todos)
     (destino / "manifesto.json").write_text(json.dumps(manifesto, indent=1, ensure_ascii=False), encoding="utf-8")
     (saida / ".nojekyll").write_text("")
-    offline.escreve(saida, manifesto, modulos)  # o service worker (offline.js), com esta versão
+    offline.escreve(saida, manifesto, modulos)
     return manifesto
 
 
 def ao_fim_do_build(app, excecao):
-    """Gancho `build-finished` do Sphinx: só no HTML e só se o build deu certo.
-
-    Sem node_modules ou sem .venv-pyodide (uma cópia do livro só para ver as páginas), avisa
-    e segue: o site sai sem widgets vivos, e o worker diz isso ao leitor. No `make book`, o
-    aviso vira erro (-W).
-    """
-    if excecao is None and app.builder.format == "html":
+    """Só no site que deu certo; sem node_modules ou .venv-pyodide, avisa (no `make book`, -W: erro) e segue."""
+    if excecao is None and app.builder.name == "html":
         try:
             copia(Path(app.outdir))
         except SystemExit as e:
@@ -345,9 +237,8 @@ def ao_fim_do_build(app, excecao):
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--manifesto"]:
-        print(json.dumps({"lab": [n for _, n in arquivos_da_roda()], "stdlib": stdlib_widgets(),
-                          "pacote": PACOTE, "modulos": {"api": MODULO_API, "formato": MODULO_FORMATO}}))
-    elif sys.argv[1:2] == ["--roda"]:  # só a roda, o lock e a biblioteca padrão (para tests/js)
+        print(json.dumps({"lab": [n for _, n in arquivos_da_roda()], "pacote": PACOTE, "modulos": MODULOS}))
+    elif sys.argv[1:2] == ["--roda"]:
         print(json.dumps({k: str(v) for k, v in roda_e_lock(Path(sys.argv[2])).items()}))
     else:
         m = copia(Path(sys.argv[1]))

@@ -1,7 +1,5 @@
-// O registro do service worker do livro (offline.js, na raiz do site; livro_ext/widgets/offline.py),
-// embutido no <head> de toda página (widgets.py), sem os comentários. Depois do load, sem pressa;
-// então pede a ele que guarde esta página e o que ela carregou antes de ele existir.
-// LIVRO_WIDGETS = { offline: false } (testes) não registra.
+// O registro do service worker (offline.js; offline.py), embutido sem os comentários em toda página (widgets.py):
+// depois do load, sem pressa, e pede a ele que guarde esta página e o que ela carregou antes de ele existir.
 (() => {
   if (!("serviceWorker" in navigator) || location.protocol === "file:" || globalThis.LIVRO_WIDGETS?.offline === false) return;
   const raiz = document.documentElement.dataset.content_root || "";

@@ -1,18 +1,6 @@
-"""Diretiva {widget}: um widget Pyodide numa página.
-
-    ```{widget} tokens
-    ```
-
-No build, a diretiva chama `livro.widgets.api` (o mesmo arquivo que o
-navegador roda no Pyodide) e põe na página os controles e os números do
-estado inicial: quem lê sem JavaScript vê o widget parado, mas com os
-números certos. As páginas com widget, e só elas, ganham
-`_static/widgets/widgets.js` (o carregador) e `widgets.css`.
-
-No fim do build (evento `build-finished`), `pos_build.py` põe no site o runtime
-do navegador (Pyodide enxuto, os arquivos Python e o manifesto): um
-`jupyter-book build .` simples já dá um site completo.
-"""
+"""A diretiva {widget} (o HTML do estado inicial sai de `livro.widgets.api`, o mesmo código do navegador),
+o JS e o CSS dos widgets só nas páginas que os têm, a partida (partida.js) e o registro do service worker
+(registro.js) no <head>, e o runtime no fim do build (pos_build.py)."""
 import json
 import re
 from pathlib import Path
@@ -35,10 +23,8 @@ class WidgetDirective(Directive):
     def run(self):
         nome = self.arguments[0]
         if not widgets_api.conhecido(nome):
-            erro = self.state_machine.reporter.error(
-                f"widget desconhecido: {nome!r} (conhecidos: {', '.join(widgets_api.WIDGETS)})",
-                line=self.lineno)
-            return [erro]
+            return [self.state_machine.reporter.error(
+                f"widget desconhecido: {nome!r} (conhecidos: {', '.join(widgets_api.WIDGETS)})", line=self.lineno)]
         doc = self.state.document
         doc.livro_widgets = getattr(doc, "livro_widgets", []) + [nome]     # os nomes já na página
         html = widgets_api.widget_html(nome, widgets_api.id_do_widget(nome, vezes(doc.livro_widgets)[-1]))
@@ -50,19 +36,14 @@ def _sem_comentarios(nome):
                      if not linha.lstrip().startswith("//"))
 
 
-# A partida antecipada (livro_ext/widgets/partida.js), embutida no começo do <head>, sem os comentários.
-PARTIDA = _sem_comentarios("partida.js")
-# O registro do service worker (offline.js, escrito por offline.py), em toda página.
-REGISTRO = _sem_comentarios("registro.js")
+PARTIDA = _sem_comentarios("partida.js")  # no começo do <head> das páginas com widget e da abertura
+REGISTRO = _sem_comentarios("registro.js")  # em toda página do site
 
 
 def nomes_dos_widgets(doctree) -> list[str]:
     """Os widgets de uma página, na ordem, sem repetir (os data-widget do HTML da diretiva)."""
-    nomes = []
-    for n in doctree.findall(nodes.raw):
-        texto = n.astext()
-        if MARCA in texto:
-            nomes += re.findall(r'data-widget="([^"]+)"', texto)
+    textos = [n.astext() for n in doctree.findall(nodes.raw)]
+    nomes = [nome for texto in textos if MARCA in texto for nome in re.findall(r'data-widget="([^"]+)"', texto)]
     return list(dict.fromkeys(nomes))
 
 
@@ -76,8 +57,7 @@ def _por_pagina(app, pagename, templatename, context, doctree):
     nomes = nomes_dos_widgets(doctree)
     abertura = site and pagename == app.config.root_doc  # baixa o runtime em tempo ocioso (partida.js)
     if nomes or abertura:
-        # nos metatags, o começo do <head>: antes das folhas de estilo, que um <script> embutido
-        # depois delas esperaria chegar (numa rede de celular, segundos)
+        # no começo do <head>: depois das folhas de estilo, o script esperaria chegarem (no celular, segundos)
         script = PARTIDA.replace("__WIDGETS__", json.dumps(nomes)).replace("__ANTECIPAR__", json.dumps(abertura))
         context["metatags"] = context.get("metatags", "") + f"\n<script>{script}</script>\n"
     if nomes:

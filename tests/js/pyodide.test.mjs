@@ -19,7 +19,7 @@ const PYTHON = process.env.PYTHON || join(RAIZ, ".venv", "bin", "python");
 const POS_BUILD = ["-m", "livro_ext.widgets.pos_build"];
 const CASOS = join(RAIZ, "tests", "js", "casos.py");
 // A única lista dos arquivos Python do navegador (derivada dos imports de livro.widgets,
-// caminhos como "livro/widgets/api.py") e da biblioteca padrão enxuta (pos_build.py).
+// caminhos como "livro/widgets/api.py"; pos_build.py).
 const MANIFESTO = JSON.parse(execFileSync(PYTHON, [...POS_BUILD, "--manifesto"], { encoding: "utf8" }));
 const LAB = MANIFESTO.lab;
 // o site-packages do Pyodide, onde o loadPackage instala a roda do livro
@@ -166,10 +166,13 @@ test("os erros de entrada viram mensagens em português, nunca exceções", () =
   assert.ok(erros.includes(cpython["tokenizar[o cachorro]"].msg));
 });
 
-test("a biblioteca padrão enxuta tem tudo o que os widgets importam (STDLIB_WIDGETS.txt)", () => {
-  const lista = new Set(MANIFESTO.stdlib);
+test("a biblioteca padrão enxuta tem tudo o que os casos dos widgets importam (pos_build.stdlib_usada)", () => {
+  const zip = execFileSync(PYTHON, ["-c", "import sys, zipfile; print(*zipfile.ZipFile(sys.argv[1]).namelist())",
+    join(roda, "python_stdlib.zip")], { encoding: "utf8" });
+  const lista = new Set(zip.split(/\s+/).map((n) => n.replace(/\.pyc$/, ".py")));
   const faltam = modulosUsados.filter((f) => !lista.has(f));
-  assert.deepEqual(faltam, [], `acrescente a livro_ext/widgets/STDLIB_WIDGETS.txt: ${faltam.join(", ")}`);
+  assert.deepEqual(faltam, [],
+    `importe-os no topo de um módulo de livro.widgets (pos_build.stdlib_usada): ${faltam.join(", ")}`);
 });
 
 test("com a biblioteca padrão enxuta, os widgets respondem o mesmo (todos os casos)", () => {
