@@ -47,6 +47,7 @@ def singlehtml():
     from jupyter_book.cli.main import build
 
     os.chdir(RAIZ)
+    shutil.rmtree(SINGLE, ignore_errors=True)  # numa pasta que sobrou, o Sphinx põe ?v= nos links: outros bytes
     try:
         build.main(["--builder", "singlehtml", "-W", "-n", "--keep-going", "."], standalone_mode=False)
     except SystemExit as e:  # o click encerra com SystemExit(código)
