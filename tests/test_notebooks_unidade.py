@@ -14,7 +14,7 @@ import pytest
 
 from livro_ext.widgets import navegador
 from livro_ext.notebooks import notebooks as nbs
-from livro_ext.notebooks.notebooks_md import Colados, Conversor
+from livro_ext.notebooks.notebooks_md import Conversor
 
 CODIGO = "from livro import brinquedo as b\nfrom livro.paginas import cola\ncola('V', str(b.V))\n"
 
@@ -105,11 +105,14 @@ def test_montar_recusa_o_glue_do_myst_nb(tmp_path):
 
 def test_glue_que_falta_vira_aviso_e_marca(tmp_path):
     _, pasta = _executado(tmp_path)
-    conv = Conversor(Colados(pasta, "book/p"), lambda d: f"https://x.io/{d}.html", "https://x.io/")
+    conv = Conversor(pasta, "book/p", lambda d: f"https://x.io/{d}.html", "https://x.io/")
     assert conv.markdown("Temos {glue}`nao_existe`.") == "Temos **[nao_existe?]**."
     assert conv.avisos and "nao_existe" in conv.avisos[0]
     assert conv.markdown("[o bloco](bloco.md#a-soma)") == "[o bloco](https://x.io/book/bloco.html#a-soma)"
     assert conv.markdown("{glue:text}`V:>4`") == "  12"
+    # o glue de outra página; o código inline fica como está; com duas crases, sem os espaços de dentro
+    (pasta / "book" / "q.glue.json").write_text(json.dumps({"W": {"data": {"text/plain": "'7'"}}}), encoding="utf-8")
+    assert conv.markdown("{glue:text}`q.md::W:s`, ``{glue}`V` `` e {glue}`` V ``") == "7, ``{glue}`V` `` e 12"
     # o texto alternativo de uma imagem não fecha o link com ] nem escapa com \
     from livro_ext.notebooks.notebooks_md import texto_alternativo
     assert texto_alternativo("a matriz [5 × 4] \\ X") == "a matriz 5 × 4  X"

@@ -1,3 +1,1 @@
-"""Os notebooks baixáveis: cada página vira um .ipynb com as saídas do build (notebooks) e o
-MyST vira Markdown do Jupyter (notebooks_md). Importa de execucao, tema e widgets (navegador).
-"""
+"""Os notebooks baixáveis: o .ipynb de cada página (notebooks) e o MyST em Markdown do Jupyter (notebooks_md)."""
