@@ -39,20 +39,53 @@ def test_palavras_em_portugues(lista):
     assert "Jimmy Lei Ba, Jamie Ryan Kiros e Geoffrey E. Hinton." in lista["ba2016"]
 
 
-def test_rotulo_conta_autores_como_a_citacao():
+def _entrada(*nomes, ano="2020"):
     from pybtex.database import Entry, Person
 
-    def entrada(*nomes, ano="2020"):
-        e = Entry("misc", fields={"year": ano})
-        e.persons["author"] = [Person(n) for n in nomes]
-        return e
+    e = Entry("misc", fields={"year": ano})
+    e.persons["author"] = [Person(n) for n in nomes]
+    return e
 
+
+def test_rotulo_conta_autores_como_a_citacao():
+    entrada = _entrada
     dois = entrada("Ana Silva", "Bia Souza")
     tres = entrada("Ana Silva", "Bia Souza", "Caio Lima")
     outro_tres = entrada("Ana Silva", "Davi Rocha", "Eva Reis")
     assert rp.rotulo(dois) == (("Silva", "Souza"), "2020")
     assert rp.rotulo(tres) == rp.rotulo(outro_tres) == (("Silva", "et al."), "2020")
     assert rp.calcula_sufixos([("a", dois), ("b", tres), ("c", outro_tres)]) == {"b": "a", "c": "b"}
+    # as letras na ordem do arquivo, não na das chaves
+    assert rp.calcula_sufixos([("vaswani", dois), ("atencao", entrada("Ana Silva", "Bia Souza"))]) == \
+        {"vaswani": "a", "atencao": "b"}
+
+
+def test_citacao_no_texto_com_e_e_a_letra_do_desempate():
+    """O estilo ptbr_autor_ano que o setup registra: "e" entre dois autores, o ano com a letra."""
+    from pybtex_docutils import Backend
+    from sphinxcontrib.bibtex.plugin import find_plugin
+    from sphinxcontrib.bibtex.style.referencing import format_references
+    from sphinxcontrib.bibtex.style.template import SphinxReferenceInfo
+
+    class App:
+        def connect(self, *args, **kwargs):
+            pass
+
+    rp.setup(App())
+    estilo = find_plugin("sphinxcontrib.bibtex.style.referencing", "ptbr_autor_ano")()
+    entradas = parse_file(str(BIB), bib_format="bibtex").entries
+    rp.desempata(entradas)
+    formatadas = {fe.key: fe for fe in rp._estilos()().format_entries(entradas.values())}
+    # o construtor "latex" põe o link em nós raw, fora do texto
+    info = SphinxReferenceInfo(type("Construtor", (), {"name": "latex"})(), "a", "b", "c", None, "", "")
+
+    def cita(papel, chave):
+        texto = format_references(estilo, papel, [(entradas[chave], formatadas[chave], info)])
+        return "".join(n.astext() for n in texto.render(Backend()) if n.tagname != "raw")
+
+    assert cita("p", "hendrycks2016") == "[Hendrycks e Gimpel, 2016]"
+    assert cita("t", "hendrycks2016") == "Hendrycks e Gimpel [2016]"
+    assert cita("p", "he2016identity") == "[He et al., 2016b]"
 
 
 def test_site_sem_ingles_na_bibliografia(build):
