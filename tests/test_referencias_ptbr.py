@@ -15,11 +15,17 @@ BIB = RAIZ / "book" / "referencias.bib"
 
 
 @pytest.fixture(scope="module")
-def lista():
+def bib():
+    """(as entradas, já com as letras de desempate; as entradas formatadas pelo estilo ptbr)."""
     entradas = parse_file(str(BIB), bib_format="bibtex").entries
     assert rp.desempata(entradas) == {"he2016": "a", "he2016identity": "b", "touvron2023": "a", "touvron2023b": "b"}
     estilo = rp._estilos()()
-    return {fe.key: fe.text.render_as("text") for fe in estilo.format_entries(entradas.values())}
+    return entradas, {fe.key: fe for fe in estilo.format_entries(entradas.values())}
+
+
+@pytest.fixture(scope="module")
+def lista(bib):
+    return {chave: fe.text.render_as("text") for chave, fe in bib[1].items()}
 
 
 def test_letras_de_desempate(lista):
@@ -60,7 +66,7 @@ def test_rotulo_conta_autores_como_a_citacao():
         {"vaswani": "a", "atencao": "b"}
 
 
-def test_citacao_no_texto_com_e_e_a_letra_do_desempate():
+def test_citacao_no_texto_com_e_e_a_letra_do_desempate(bib):
     """O estilo ptbr_autor_ano que o setup registra: "e" entre dois autores, o ano com a letra."""
     from pybtex_docutils import Backend
     from sphinxcontrib.bibtex.plugin import find_plugin
@@ -73,9 +79,7 @@ def test_citacao_no_texto_com_e_e_a_letra_do_desempate():
 
     rp.setup(App())
     estilo = find_plugin("sphinxcontrib.bibtex.style.referencing", "ptbr_autor_ano")()
-    entradas = parse_file(str(BIB), bib_format="bibtex").entries
-    rp.desempata(entradas)
-    formatadas = {fe.key: fe for fe in rp._estilos()().format_entries(entradas.values())}
+    entradas, formatadas = bib
     # o construtor "latex" põe o link em nós raw, fora do texto
     info = SphinxReferenceInfo(type("Construtor", (), {"name": "latex"})(), "a", "b", "c", None, "", "")
 
