@@ -10,7 +10,7 @@ aos juízes, nesta ordem, até um pegar:
    código de todas as páginas contra o lock; uns 25 s de CPU, por isso só quando os testes não
    pegaram, ou sempre com --trava-sempre); para os widgets, o estado inicial de cada widget
    contra o lock (um décimo de segundo: roda sempre). O exportador de notebooks, a conferência
-   do PDF e a própria comparação do lock não têm trava: só os testes.
+   do PDF, a própria comparação do lock e o tema do site não têm trava: só os testes.
 
 Uma mutação "escapa" se nenhum juiz a nota; o script sai com 1 se alguma escapa. A cópia recebe
 o pacote `livro` (lab/) e o `livro_ext` (livro_ext/) pelo PYTHONPATH, na frente dos instalados.

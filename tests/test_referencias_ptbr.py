@@ -45,16 +45,14 @@ def test_palavras_em_portugues(lista):
     assert "Jimmy Lei Ba, Jamie Ryan Kiros e Geoffrey E. Hinton." in lista["ba2016"]
 
 
-def _entrada(*nomes, ano="2020"):
+def test_rotulo_conta_autores_como_a_citacao():
     from pybtex.database import Entry, Person
 
-    e = Entry("misc", fields={"year": ano})
-    e.persons["author"] = [Person(n) for n in nomes]
-    return e
+    def entrada(*nomes, ano="2020"):
+        e = Entry("misc", fields={"year": ano})
+        e.persons["author"] = [Person(n) for n in nomes]
+        return e
 
-
-def test_rotulo_conta_autores_como_a_citacao():
-    entrada = _entrada
     dois = entrada("Ana Silva", "Bia Souza")
     tres = entrada("Ana Silva", "Bia Souza", "Caio Lima")
     outro_tres = entrada("Ana Silva", "Davi Rocha", "Eva Reis")
