@@ -10,14 +10,14 @@ aos juízes, nesta ordem, até um pegar:
    código de todas as páginas contra o lock; uns 25 s de CPU, por isso só quando os testes não
    pegaram, ou sempre com --trava-sempre); para os widgets, o estado inicial de cada widget
    contra o lock (um décimo de segundo: roda sempre). O exportador de notebooks, a conferência
-   do PDF e a própria comparação do lock não têm trava: só os testes.
+   do PDF, a própria comparação do lock e o tema do site não têm trava: só os testes.
 
 Uma mutação "escapa" se nenhum juiz a nota; o script sai com 1 se alguma escapa. A cópia recebe
 o pacote `livro` (lab/) e o `livro_ext` (livro_ext/) pelo PYTHONPATH, na frente dos instalados.
 
     python dev/mutacoes.py                      # todos os alvos, todos os juízes (meia hora ou mais)
     python dev/mutacoes.py --alvo widgets       # um alvo (brinquedo, formato, widgets, notebooks, pdf, razao,
-                                                #  treino, exercicios)
+                                                #  treino, exercicios, tema)
     python dev/mutacoes.py --so-testes          # sem a trava rápida
     python dev/mutacoes.py -k desenho           # só as mutações com "desenho" no nome
     python dev/mutacoes.py --ci                 # o make test: uma amostra fixa por alvo, só os testes do alvo
@@ -66,6 +66,7 @@ RAPIDOS = {
     "razao": ["test_razao.py", "test_widgets_trava.py", "test_rapido.py"],
     "treino": ["test_treino.py", "test_treino_adam.py", "test_treino_widget.py", "test_exercicios_treino.py"],
     "exercicios": ["test_exercicios.py", "test_exercicios_treino.py", "test_listas.py"],
+    "tema": ["test_tema.py", "test_referencias_ptbr.py", "test_html_valido.py", "test_leve.py", "test_figuras_svg.py"],
 }
 DOCTESTS = {"formato": "lab/livro/formato.py"}
 TRAVA = {"brinquedo": "rapida", "formato": "rapida", "widgets": "widgets", "treino": "widgets", "exercicios": "widgets"}

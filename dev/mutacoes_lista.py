@@ -394,5 +394,44 @@ EXERCICIOS = {
     ],
 }
 
+# O tema do site (livro_ext/tema/): as referências em português, a busca sem acento, as trocas nos
+# scripts dos pacotes, os ícones do subconjunto, as linhas de código, as figuras em px e o MathJax.
+TEMA = {
+    "livro_ext/tema/referencias_ptbr.py": [
+        ("desempate: as letras começam no b", '"abcdefghijklmnopqrstuvwxyz"[i]', '"abcdefghijklmnopqrstuvwxyz"[i + 1]'),
+        ("desempate: na ordem das chaves, não na do arquivo", "for i, c in enumerate(chaves)}",
+         "for i, c in enumerate(sorted(chaves))}"),
+        ("lista: \"and\" entre dois autores", 'nomes(role, sep=", ", sep2=" e ",', 'nomes(role, sep=", ", sep2=" and ",'),
+        ("citação: \"and\" entre dois autores", 'PersonStyle(sep2=" e ",', 'PersonStyle(sep2=" and ",'),
+        ("ordem: {Gemma Team} depois do z", 'person_key(person).replace("{", "").replace("}", "")',
+         "person_key(person)"),
+    ],
+    "livro_ext/tema/tema.py": [
+        ("busca: NFC não separa o acento", 'unicodedata.normalize("NFD", texto)', 'unicodedata.normalize("NFC", texto)'),
+        ("busca: o radical do índice com acento", "super().stem(sem_acento(word.lower()))", "super().stem(word.lower())"),
+        ("scripts: a troca refeita no build incremental",
+         "            if novo not in texto:\n                texto = texto.replace(velho, novo)\n",
+         "            texto = texto.replace(velho, novo)\n"),
+        ("scripts: o script que mudou não derruba", 'raise RuntimeError(f"tema.py: {nome} mudou;',
+         'print(f"tema.py: {nome} mudou;'),
+        ("scripts: a conta do tema trocada sem os espaços", '"void 0".ljust(len(CONTA_DO_TEMA))', '"void 0"'),
+    ],
+    "livro_ext/tema/icones.py": [
+        ("variáveis: o caractere sem escape não entra",
+         r'cods.update(ord(c) for c in re.sub(r"\\[0-9a-f]{2,5}", "", valor))', "pass"),
+        ("regras: some a que um ícone usado divide", "any(n in usados for n in nomes)", "all(n in usados for n in nomes)"),
+    ],
+    "livro_ext/tema/linhas.py": [
+        ("recuo: sem o teto do comentário", "return min(col + 2, max(MAX_COMENTARIO, inicio + 4))", "return col + 2"),
+        ("quebra: some o \"\\n\" do fim do bloco", 'fim = "\\n"', 'fim = ""'),
+    ],
+    "livro_ext/tema/figuras.py": [
+        ("px: 96 por polegada (o px do CSS)", "PX_POR_PT = 100 / 72", "PX_POR_PT = 96 / 72"),
+    ],
+    "livro_ext/tema/matematica.py": [
+        ("MathJax: o script com ?v= fica", r'/mathjax/tex-[a-z-]+\.js[^"]*"', r'/mathjax/tex-[a-z-]+\.js"'),
+    ],
+}
+
 TABELAS = {"brinquedo": BRINQUEDO, "formato": FORMATO, "widgets": WIDGETS, "notebooks": NOTEBOOKS,
-           "pdf": PDF, "razao": RAZAO, "treino": TREINO, "exercicios": EXERCICIOS}
+           "pdf": PDF, "razao": RAZAO, "treino": TREINO, "exercicios": EXERCICIOS, "tema": TEMA}

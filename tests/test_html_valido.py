@@ -27,6 +27,16 @@ def test_recuo_de_continuacao_e_vetores_partiveis():
         '<div><svg></svg></div>'
 
 
+def test_quebra_cada_linha_num_span_com_o_recuo():
+    # o comentário depois de um código comprido: o resto volta na coluna 16, não sob o comentário
+    longa = '<span class="n">valores_de_cada_posicao</span> <span class="o">=</span> 0  <span class="c1"># x</span>'
+    assert linhas.recuo(longa, True) == 16
+    # uma saída (sem realce): 2 colunas além do recuo; o "\n" fica fora do span, e o do fim também
+    saida = '<div class="highlight"><pre><span></span>  T = 0,5\nfim\n</pre></div>'
+    assert linhas.quebrar(saida) == ('<div class="highlight"><pre><span class="lc-l" style="--r:4ch"><span></span>'
+                                     '  T = 0,5</span>\n<span class="lc-l" style="--r:2ch">fim</span>\n</pre></div>')
+
+
 def test_nenhum_style_no_corpo(build):
     com_style = []
     for pagina in sorted((build / "html" / "book").glob("*.html")):

@@ -66,6 +66,9 @@ def test_scripts_do_mathjax_saem():
     html = ('<script>window.MathJax = {"options": {}}</script>\n'
             '    <script defer="defer" src="../_static/mathjax/tex-chtml.js"></script>\n<p>x</p>')
     assert matematica.sem_scripts_mathjax(html).strip() == "<p>x</p>"
+    # o Sphinx põe ?v=<hash> no endereço de um script que está em _static
+    com_versao = '<script defer="defer" src="../_static/mathjax/tex-mml-chtml.js?v=8b8d3b9a"></script>\n<p>x</p>'
+    assert matematica.sem_scripts_mathjax(com_versao).strip() == "<p>x</p>"
 
 
 def test_destaque_da_caixa_do_passo():

@@ -25,7 +25,8 @@ def test_cada_trecho_aparece_uma_vez_e_muda_algo():
 
 
 def test_pelo_menos_dez_mutacoes_por_alvo_e_as_que_o_issue_pede():
-    assert set(M.ALVOS) == {"brinquedo", "formato", "widgets", "notebooks", "pdf", "razao", "treino", "exercicios"}
+    assert set(M.ALVOS) == {"brinquedo", "formato", "widgets", "notebooks", "pdf", "razao", "treino", "exercicios",
+                            "tema"}
     for alvo in M.ALVOS:
         assert len(M.mutacoes(alvo)) >= 10, alvo
     desenho = [m for m in M.mutacoes("widgets") if m[1].startswith("desenho:")]
@@ -43,6 +44,10 @@ def test_pelo_menos_dez_mutacoes_por_alvo_e_as_que_o_issue_pede():
     exercicios = " ".join(m[1] for m in M.mutacoes("exercicios"))
     for trecho in ("leitura", "tolerância", "sorteio", "erro típico", "NFD", "%", "␣"):
         assert trecho in exercicios, trecho
+    # o tema: o desempate e o "e" das referências, a busca, os scripts, os ícones, as linhas, as figuras, o MathJax
+    tema = " ".join(m[1] for m in M.mutacoes("tema"))
+    for trecho in ("desempate", '"and"', "busca", "scripts", "regras", "recuo", "px", "MathJax"):
+        assert trecho in tema, trecho
 
 
 def test_amostra_do_ci_e_fixa():

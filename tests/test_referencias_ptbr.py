@@ -15,11 +15,17 @@ BIB = RAIZ / "book" / "referencias.bib"
 
 
 @pytest.fixture(scope="module")
-def lista():
+def bib():
+    """(as entradas, já com as letras de desempate; as entradas formatadas pelo estilo ptbr)."""
     entradas = parse_file(str(BIB), bib_format="bibtex").entries
     assert rp.desempata(entradas) == {"he2016": "a", "he2016identity": "b", "touvron2023": "a", "touvron2023b": "b"}
     estilo = rp._estilos()()
-    return {fe.key: fe.text.render_as("text") for fe in estilo.format_entries(entradas.values())}
+    return entradas, {fe.key: fe for fe in estilo.format_entries(entradas.values())}
+
+
+@pytest.fixture(scope="module")
+def lista(bib):
+    return {chave: fe.text.render_as("text") for chave, fe in bib[1].items()}
 
 
 def test_letras_de_desempate(lista):
@@ -53,6 +59,35 @@ def test_rotulo_conta_autores_como_a_citacao():
     assert rp.rotulo(dois) == (("Silva", "Souza"), "2020")
     assert rp.rotulo(tres) == rp.rotulo(outro_tres) == (("Silva", "et al."), "2020")
     assert rp.calcula_sufixos([("a", dois), ("b", tres), ("c", outro_tres)]) == {"b": "a", "c": "b"}
+    # as letras na ordem do arquivo, não na das chaves
+    assert rp.calcula_sufixos([("vaswani", dois), ("atencao", entrada("Ana Silva", "Bia Souza"))]) == \
+        {"vaswani": "a", "atencao": "b"}
+
+
+def test_citacao_no_texto_com_e_e_a_letra_do_desempate(bib):
+    """O estilo ptbr_autor_ano que o setup registra: "e" entre dois autores, o ano com a letra."""
+    from pybtex_docutils import Backend
+    from sphinxcontrib.bibtex.plugin import find_plugin
+    from sphinxcontrib.bibtex.style.referencing import format_references
+    from sphinxcontrib.bibtex.style.template import SphinxReferenceInfo
+
+    class App:
+        def connect(self, *args, **kwargs):
+            pass
+
+    rp.setup(App())
+    estilo = find_plugin("sphinxcontrib.bibtex.style.referencing", "ptbr_autor_ano")()
+    entradas, formatadas = bib
+    # o construtor "latex" põe o link em nós raw, fora do texto
+    info = SphinxReferenceInfo(type("Construtor", (), {"name": "latex"})(), "a", "b", "c", None, "", "")
+
+    def cita(papel, chave):
+        texto = format_references(estilo, papel, [(entradas[chave], formatadas[chave], info)])
+        return "".join(n.astext() for n in texto.render(Backend()) if n.tagname != "raw")
+
+    assert cita("p", "hendrycks2016") == "[Hendrycks e Gimpel, 2016]"
+    assert cita("t", "hendrycks2016") == "Hendrycks e Gimpel [2016]"
+    assert cita("p", "he2016identity") == "[He et al., 2016b]"
 
 
 def test_site_sem_ingles_na_bibliografia(build):
