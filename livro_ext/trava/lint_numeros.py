@@ -29,25 +29,18 @@ NUMERO = re.compile(r"(?<![\w.,])\d+(?:(?:[.,]|\{[.,]\})\d+)+(?!\w)")
 # ... e sem o zero na frente, depois de espaço, parêntese, sinal ou $: ,5  .5  -.5
 SEM_ZERO = re.compile(r"(?:(?<=[\s(\[=+\-−$])|^)(?:[.,]|\{[.,]\})\d+(?![\w.,])")
 
-CODIGO_DIRETIVAS = {
-    "code-cell", "code-block", "code", "sourcecode", "literalinclude", "raw", "eval-rst",
-    "toctree", "include", "widget", "razao", "mermaid", "raw-cell", "jupyter-execute",
-    "glue", "glue:", "glue:any", "glue:md", "glue:math", "csv-table",
-}
+CODIGO_DIRETIVAS = set("code-cell code-block code sourcecode literalinclude raw eval-rst toctree include widget "
+                       "razao mermaid raw-cell jupyter-execute glue glue: glue:any glue:md glue:math csv-table".split())
 # diretivas cujo argumento é texto para o leitor (título)
-ARG_PROSA = {
-    "admonition", "dropdown", "card", "tab-item", "grid-item-card", "topic", "sidebar",
-    "exercise", "solution", "note", "tip", "hint", "important", "warning", "attention",
-    "caution", "danger", "error", "seealso", "math", "rubric",
-}
+ARG_PROSA = set("admonition dropdown card tab-item grid-item-card topic sidebar exercise solution note tip hint "
+                "important warning attention caution danger error seealso math rubric".split())
 # papéis cujo conteúdo é texto/matemática que o leitor lê
 PAPEIS_PROSA = {"math", "sub", "sup", "subscript", "superscript", "abbr", "kbd", "term"}
 
 
 def _limpa_linha(ln: str) -> str:
     """Tira de uma linha de prosa tudo o que não é texto lido como número."""
-    # papéis: {nome}`conteúdo` (mantém o conteúdo só dos papéis de prosa)
-    def papel(m):
+    def papel(m):     # {nome}`conteúdo`: o conteúdo fica só nos papéis de prosa
         return " " + m.group(3) + " " if m.group(1) in PAPEIS_PROSA else " "
     ln = re.sub(r"\{([\w:.+-]*)\}(`+)(.*?)\2", papel, ln)
     ln = re.sub(r"(`+).*?\1", " ", ln)                        # código inline

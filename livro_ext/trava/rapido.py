@@ -36,8 +36,7 @@ CONSULTA = ("import json as _j, sys as _s\n"
 
 
 def info_da_consulta(celula) -> dict:
-    """O JSON que a célula CONSULTA imprimiu ({} se nada). O stdout pode chegar em pedaços
-    (nb_merge_streams: false; o kernel às vezes manda o "\n" do print à parte): junta-os antes."""
+    """O JSON que a célula CONSULTA imprimiu ({} se nada), com os pedaços do stdout juntados."""
     saida = "".join(o["text"] for o in celula.get("outputs", [])
                     if o.get("output_type") == "stream" and o.get("name") == "stdout")
     return json.loads(saida) if saida.strip() else {}
@@ -56,8 +55,7 @@ class _Registro(list):
 
 
 def config_execucao(raiz: Path = RAIZ):
-    """A configuração do myst-nb que o build usa (o _config.yml lido pelo jupyter-book), sempre
-    executando (`force`, nunca do cache) e sem levantar: uma célula que falha vira a linha `!`."""
+    """A configuração do myst-nb do build (o _config.yml), em `force` e sem levantar (a falha vira `!`)."""
     import dataclasses
 
     from jupyter_book.config import get_final_config
@@ -81,8 +79,7 @@ def _erro_da_execucao(nb, meta: dict) -> str:
 
 
 def _executa_pagina(md: Path) -> dict:
-    """Roda uma página (num processo de trabalho, cujo ambiente o kernel herda) ->
-    {"nb": notebook com saídas, "glue", "html_widgets", "erro", "usa"}, como o build os deixa."""
+    """Roda uma página -> {"nb" (com as saídas), "glue", "html_widgets", "erro", "usa"}, como o build."""
     import traceback
 
     import nbformat
@@ -146,8 +143,7 @@ def _roda_pagina(md: str) -> dict:
 
 
 def troca_brinquedo(arquivo: str):
-    """Com --brinquedo: `livro.brinquedo` passa a ser o módulo de `arquivo` (em sys.modules). Um brinquedo
-    que quebra ao carregar quebra na célula que o usa, com o erro dele, como no build."""
+    """`livro.brinquedo` passa a ser `arquivo`; se ele quebra ao carregar, quebra na célula que o usa."""
     import importlib.util
     import types
 
@@ -170,15 +166,12 @@ def troca_brinquedo(arquivo: str):
 
 # O kernel de cada página faz a troca num arquivo de início do IPython (profile_default/startup),
 # numa IPYTHONDIR temporária que `executar` grava e que o kernel herda pelo ambiente.
-INICIO_KERNEL = ('"""Gerado por livro_ext.trava.rapido (--brinquedo)."""\n'
-                 "import os\n\n"
-                 "from livro_ext.trava.rapido import troca_brinquedo\n\n"
+INICIO_KERNEL = ("import os\nfrom livro_ext.trava.rapido import troca_brinquedo\n"
                  'troca_brinquedo(os.environ["LIVRO_BRINQUEDO"])\n')
 
 
 def _prepara(env: dict, stderr: str):
-    """O começo de cada processo de trabalho: o ambiente que os kernels herdam, o brinquedo (os
-    widgets são montados aqui) e o stderr num arquivo (o que importa vai para a linha de erro)."""
+    """O começo de cada processo de trabalho: o ambiente dos kernels, o brinquedo e o stderr num arquivo."""
     global _STDERR
     os.environ.update(env)
     if env.get("LIVRO_BRINQUEDO"):
@@ -192,9 +185,8 @@ FIOS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def executar(mds, brinquedo=None, trabalhadores=None, fios=None) -> dict:
-    """[md] -> {página: resultado de _executa_pagina}: um processo de trabalho novo por núcleo pega as
-    páginas uma a uma. brinquedo: ver troca_brinquedo. fios: as threads do BLAS e do torch (None: o
-    padrão da máquina), pelo ambiente que o kernel herda (a célula CONSULTA confere)."""
+    """[md] -> {página: resultado de _executa_pagina}, um processo de trabalho por núcleo. fios: as
+    threads do BLAS e do torch (None: o padrão da máquina; a célula CONSULTA confere)."""
     import multiprocessing
     import tempfile
 
@@ -232,12 +224,10 @@ def comparar(resultados: dict, lock: Path = razao.LOCK) -> list[str]:
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(description="A razão de números sem o Sphinx.")
     ap.add_argument("paginas", nargs="*", help="book/x.md (padrão: todas)")
     ap.add_argument("--brinquedo", help="um brinquedo.py para usar no lugar de lab/livro/brinquedo.py")
     ap.add_argument("--lock", default=str(razao.LOCK))
-    ap.add_argument("--json", help="grava a razão rápida neste arquivo")
     ap.add_argument("-j", type=int, default=None, help="processos em paralelo (padrão: os núcleos)")
     ap.add_argument("--fios", type=int, action="append",
                     help="threads do BLAS e do torch; repetido (--fios 1 --fios 2), roda uma vez com cada "
@@ -253,40 +243,31 @@ def main(argv=None):
     codigo = 0
     for fios in a.fios or [None]:
         res = executar(mds, brinq, a.j, fios=fios)
-        if a.json:
-            Path(a.json).write_text(razao.serializa(razao.coletar_resultados(res)[0]), encoding="utf-8")
         linhas = comparar(res, Path(a.lock))
-        dt = time.time() - t0
-        como = f", {fios} thread{'s' if fios > 1 else ''} no BLAS e no torch" if fios else ""
+        como = f"{len(res)} páginas, {time.time() - t0:.0f} s"
         if fios:
+            como += f", {fios} thread{'s' if fios > 1 else ''} no BLAS e no torch"
             usam = [p for p, r in res.items() if r.get("usa")]
             print(f"{len(usam)} páginas usam numpy ou torch: {', '.join(usam)}")
-        if not linhas:
-            print(f"Razão rápida confere com o lock ({len(res)} páginas{como}, {dt:.0f} s).")
-            continue
-        codigo = 1
-        print(f"{len(linhas)} diferenças em relação ao lock ({len(res)} páginas{como}, {dt:.0f} s):")
-        for ln in linhas:
-            print("  " + ln)
+        if linhas:
+            codigo = 1
+            razao.relata(f"{len(linhas)} diferenças em relação ao lock ({como}):", linhas)
+        else:
+            print(f"Razão rápida confere com o lock ({como}).")
     return codigo
 
 
 def aceitar(resultados: dict, lock: Path = razao.LOCK, parcial=False) -> int:
-    """Grava no lock a razão rápida, das fontes de agora; recusa se uma página não rodou ou um valor
-    não pode entrar. parcial: só as páginas rodadas mudam."""
+    """Grava no lock a razão rápida (parcial: só a das páginas rodadas); recusa se há problemas."""
     nova, problemas = razao.coletar_resultados(resultados)
     if problemas:
-        print(f"{len(problemas)} problemas; o lock não foi mudado:")
-        for p in problemas:
-            print("  ! " + p)
+        razao.relata(f"{len(problemas)} problemas; o lock não foi mudado:", ["! " + p for p in problemas])
         return 1
     velha = razao.ler_lock(lock)
     final = {p: v for p, v in velha.items() if parcial and p not in resultados} | nova
     mudou = razao.diferencas(velha, final)
     lock.write_text(razao.serializa(dict(sorted(final.items()))), encoding="utf-8")
-    print(f"{lock} atualizado com a razão das fontes de agora ({len(mudou)} mudanças):")
-    for ln in mudou:
-        print("  " + ln)
+    razao.relata(f"{lock} atualizado com a razão das fontes de agora ({len(mudou)} mudanças):", mudou)
     return 0
 
 

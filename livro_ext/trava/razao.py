@@ -3,8 +3,7 @@
     python -m livro_ext.trava.razao gerar _build       # escreve _build/numeros.json
     python -m livro_ext.trava.razao verificar _build   # compara com book/numeros.lock.json
 
-A regra do que entra e as chaves estão no CONTRIBUINDO.md ("Verificar"); o texto de cada valor
-sai de razao_texto.py.
+O que entra e as chaves: CONTRIBUINDO.md ("Verificar"); o texto de cada valor: razao_texto.py.
 """
 from __future__ import annotations
 
@@ -30,11 +29,8 @@ class ErroRazao(Exception):
 
 
 def coletar(build: Path, verboso=False, problemas: list | None = None) -> dict:
-    """Todas as páginas de um build (os notebooks de jupyter_execute/ e os widgets do html/) -> razão.
-
-    Um valor que não pode entrar é um problema (página · chave): se `problemas` é uma lista,
-    eles vão para ela; senão, coletar levanta ErroRazao.
-    """
+    """Os notebooks de jupyter_execute/ e os widgets do html/ de um build -> razão. Um valor que não pode
+    entrar (página · chave) vai para `problemas`, se é uma lista; senão, levanta ErroRazao."""
     base = Path(build) / "jupyter_execute"
     if not base.is_dir():
         sys.exit(f"Não achei {base}: rode `make book` antes.")
@@ -110,9 +106,7 @@ def diferencas(velha: dict, nova: dict, paginas: set | None = None) -> list[str]
 
 
 def ler_lock(lock: Path = LOCK) -> dict:
-    if not lock.exists():
-        return {}
-    return json.loads(lock.read_text(encoding="utf-8"))
+    return json.loads(lock.read_text(encoding="utf-8")) if lock.exists() else {}
 
 
 def verificar(build: Path, lock: Path = LOCK, parcial=False) -> list[str]:
@@ -121,10 +115,8 @@ def verificar(build: Path, lock: Path = LOCK, parcial=False) -> list[str]:
     problemas = []
     nova = coletar(build, problemas=problemas)
     (Path(build) / NOME).write_text(serializa(nova), encoding="utf-8")
-    paginas = None
-    if parcial:
-        base = Path(build) / "jupyter_execute"
-        paginas = {p.relative_to(base).with_suffix("").as_posix() for p in base.rglob("*.ipynb")}
+    base = Path(build) / "jupyter_execute"
+    paginas = {p.relative_to(base).with_suffix("").as_posix() for p in base.rglob("*.ipynb")} if parcial else None
     return ["! " + p for p in problemas] + diferencas(ler_lock(lock), nova, paginas)
 
 
@@ -141,28 +133,24 @@ def main(argv=None):
         problemas = []
         razao = coletar(build, verboso=True, problemas=problemas)
         (build / NOME).write_text(serializa(razao), encoding="utf-8")
-        n = sum(len(v) for v in razao.values())
-        print(f"Razão: {n} números de {len(razao)} páginas em {build / NOME}")
+        print(f"Razão: {sum(map(len, razao.values()))} números de {len(razao)} páginas em {build / NOME}")
         if problemas:
             (build / NOME).unlink()      # nada de razão quebrada no _build
-            print(f"{len(problemas)} valores não podem entrar na razão:")
-            for p in problemas:
-                print("  ! " + p)
-            return 1
-        return 0
+            relata(f"{len(problemas)} valores não podem entrar na razão:", ["! " + p for p in problemas])
+        return 1 if problemas else 0
     linhas = verificar(build, lock, a.parcial)
     if not linhas:
         print(f"Razão confere com {lock.name}.")
         return 0
-    ruins = sum(ln.startswith("! ") for ln in linhas)
-    if ruins:
-        print(f"{ruins} valores não podem entrar na razão (caractere de controle ou resíduo de arredondamento):")
-    if len(linhas) > ruins:
-        print(f"{len(linhas) - ruins} números mudaram em relação a {lock}:")
-    for ln in linhas:
-        print("  " + ln)
+    relata(f"{len(linhas)} diferenças em relação a {lock} (!: um valor que não pode entrar na razão):", linhas)
     print("Se a mudança é de propósito: `make lock` e revise o diff do lock no commit.")
     return 1
+
+
+def relata(titulo: str, linhas: list[str]) -> None:
+    print(titulo)
+    for ln in linhas:
+        print("  " + ln)
 
 
 if __name__ == "__main__":

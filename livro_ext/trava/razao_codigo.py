@@ -23,11 +23,6 @@ class _Param(str):
     """O nome de um parâmetro de uma função da página que cola por dentro."""
 
 
-def _lista(v):
-    """Um iterável (zip, range, dict.items()...) como lista, com as tuplas como listas."""
-    return [list(t) if isinstance(t, tuple) else t for t in v]
-
-
 def _valor(no, env):
     """O valor de uma expressão que só usa constantes, nomes conhecidos e as funções de _EMBUTIDAS;
     senão _DESCONHECIDO. Listas, tuplas e os valores de um dict podem ter elementos desconhecidos."""
@@ -46,8 +41,8 @@ def _valor(no, env):
         return _DESCONHECIDO
     if isinstance(v, (str, int, float, list, dict)) or v is None:
         return v
-    try:
-        return _lista(v)
+    try:                # um iterável (zip, range, dict.items()...): uma lista, com as tuplas como listas
+        return [list(t) if isinstance(t, tuple) else t for t in v]
     except TypeError:
         return _DESCONHECIDO
 
@@ -123,11 +118,8 @@ def _argumento(no, i, nome):
 
 
 class Varredor:
-    """Lê as células de uma página em ordem e acha onde cada chave é colada.
-
-    celula(codigo) -> [(padrão regex da chave, linha da chamada, (linha, fim) do comando)],
-    linhas contadas dentro da célula (1-based).
-    """
+    """Lê as células de uma página em ordem: celula(codigo) -> [(padrão regex da chave, linha da
+    chamada, (linha, fim) do comando)], linhas contadas dentro da célula (1-based)."""
 
     def __init__(self):
         self.globais = {}     # nome -> valor (constantes escritas no código) ou conjunto
@@ -229,8 +221,7 @@ class Varredor:
 
 
 def especificidade(padrao: str) -> tuple[int, int]:
-    """(caracteres fixos, -curingas) de um padrão: o mais específico ganha. Uma lista de
-    alternativas conta como a mais curta delas."""
+    """(caracteres fixos, -curingas) de um padrão; alternativas contam como a mais curta delas."""
     def alt(m):
         return min((re.sub(r"\\(.)", r"\1", a) for a in m.group(1).split("|")), key=len)
 
@@ -239,8 +230,7 @@ def especificidade(padrao: str) -> tuple[int, int]:
 
 
 def _arvore(codigo: str):
-    """ast.parse sem avisos (um "\\ " numa string sem r"" é problema da página, não daqui); se não
-    compila, com as linhas de mágica do IPython (%, !) comentadas."""
+    """ast.parse sem avisos (são da página); se não compila, com as mágicas do IPython (%, !) comentadas."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -255,8 +245,7 @@ WIDGET_MD = re.compile(r"^\s*(`{3,}|:{3,})\s*\{widget\}\s+(\S+)")
 
 
 def widgets_no_fonte(texto: str) -> list[tuple[int, str, int, str]]:
-    """Cada ```{widget} nome``` do fonte de uma página, em ordem: (índice da linha, nome, vez, cerca);
-    vez é 1 no primeiro widget com esse nome, 2 no segundo..."""
+    """Cada ```{widget} nome``` do fonte, em ordem: (índice da linha, nome, vez (1, 2... com o nome), cerca)."""
     achados = [(i, m) for i, ln in enumerate(texto.splitlines()) if (m := WIDGET_MD.match(ln))]
     nomes = [m.group(2) for _, m in achados]
     return [(i, nome, vez, m.group(1)) for (i, m), nome, vez in zip(achados, nomes, vezes(nomes))]

@@ -77,14 +77,10 @@ def _varre(texto: str) -> tuple[dict, list]:
 
 
 def onde_calcula(fontes: dict, chave: str):
-    """(linha, código) que calcula uma chave da razão, ou (None, "").
-
-    Uma chave colada com nome montado pode casar com mais de um padrão: ganha o nome
-    exato, depois o padrão com mais caracteres fixos."""
-    if chave.startswith("celula:"):
-        return fontes.get(chave.split(".")[0], (None, ""))
-    if chave.startswith("widget:"):
-        return fontes.get(chave, (None, ""))
+    """(linha, código) que calcula uma chave da razão, ou (None, ""). Entre os padrões que casam com
+    uma chave colada ganha o nome exato, depois o mais específico."""
+    if chave.startswith(("celula:", "widget:")):
+        return fontes.get(chave.split(".")[0] if chave.startswith("celula:") else chave, (None, ""))
     candidatos = [(p, l, c) for p, l, c in fontes.get("__glue__", []) if re.fullmatch(p, chave)]
     if not candidatos:
         return None, ""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import re
-import unicodedata
 
 from bs4 import BeautifulSoup, NavigableString
 from bs4.element import PreformattedString
@@ -20,13 +19,9 @@ def texto(v):
 
 
 # O texto que o leitor vê num pedaço de HTML (widgets, diagramas em SVG, saídas em HTML), nunca o estilo.
-_BLOCOS = {
-    "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "div", "dl",
-    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hr", "legend", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
-    "tbody", "tfoot", "thead", "tr", "ul",
-    "svg", "text", "title", "desc",                     # SVG: cada rótulo numa linha
-}
+_BLOCOS = set("address article aside blockquote br caption dd details div dl dt fieldset figcaption figure footer "
+               "form h1 h2 h3 h4 h5 h6 header hr legend li main nav ol p pre section summary table tbody tfoot "
+               "thead tr ul svg text title desc".split())     # svg...desc: no SVG, cada rótulo numa linha
 _CELULAS = {"td", "th"}
 _COLADOS = {"tspan"}                                    # SVG: o índice de W_U, colado à letra
 _PULA = {"script", "style", "template", "head"}
@@ -95,10 +90,6 @@ def _texto_visivel(no) -> str:
     return "\n".join(linhas)
 
 
-def _html_para_texto(h: str) -> str:
-    return _texto_visivel(BeautifulSoup(h, "html.parser"))
-
-
 def widgets_no_html(h: str) -> dict:
     """{"widget:nome": texto visível} de cada widget de uma página HTML (o contêiner de classe
     `livro-widget`; o nome vem de `data-widget`, ou do id). Dois widgets iguais: `nome`, `nome-2`, ..."""
@@ -131,22 +122,13 @@ _FLOAT_LONGO = re.compile(r"(?<![\w.])-?\d+\.\d{10,}(?:e[-+]?\d+)?(?![\w.])")
 
 
 def floats_curtos(s: str) -> str:
-    """repr de float com 17 dígitos -> 12 significativos (a libm de outra máquina
-    pode mudar o último dígito; 12 dígitos não piscam)."""
+    """repr de float com 17 dígitos -> 12 significativos (o último dígito depende da libm)."""
     return _FLOAT_LONGO.sub(lambda m: repr(float(format(float(m.group()), ".12g"))), s)
 
 
-def _literal(t: str) -> str:
-    """O texto de um repr (a string colada, sem as aspas)."""
-    try:
-        return str(ast.literal_eval(t))
-    except (SyntaxError, ValueError):
-        return t
-
-
 # O texto de cada tipo MIME; a ordem de preferência de cada um (o valor colado, a saída de célula).
-_MIMES = {"text/latex": _latex, "text/markdown": _limpa, "text/html": _html_para_texto,
-          "text/plain": _limpa}
+_MIMES = {"text/latex": _latex, "text/markdown": _limpa, "text/plain": _limpa,
+          "text/html": lambda h: _texto_visivel(BeautifulSoup(h, "html.parser"))}
 _ORDEM_GLUE = ("text/latex", "text/markdown", "text/html")
 _ORDEM_SAIDA = ("text/html", "text/markdown", "text/latex", "text/plain")
 
@@ -158,7 +140,12 @@ def valor_glue(data: dict) -> str:
         return _MIMES[mime](texto(data[mime]))
     if any(k.startswith("image/") for k in data):
         return FIGURA
-    return _limpa(_literal(texto(data["text/plain"]))) if "text/plain" in data else ""
+    if "text/plain" not in data:
+        return ""
+    try:                                  # o repr de uma string colada: o texto, sem as aspas
+        return _limpa(str(ast.literal_eval(texto(data["text/plain"]))))
+    except (SyntaxError, ValueError):
+        return _limpa(texto(data["text/plain"]))
 
 
 def valor_saida(out: dict) -> str | None:
@@ -203,8 +190,7 @@ LIMITE_RESIDUO = 1e-12
 
 
 def residuos(valor: str) -> list[str]:
-    """Os números de `valor` em notação científica abaixo de 10⁻¹² (cara de resíduo de arredondamento),
-    como aparecem no texto: residuos("5,0 · 10⁻¹⁶ e ε = 10⁻⁵") == ['5,0 · 10⁻¹⁶']."""
+    """Os números em notação científica abaixo de 10⁻¹²: residuos("5,0 · 10⁻¹⁶ e 10⁻⁵") == ['5,0 · 10⁻¹⁶']."""
     achados = []
     for m in _CIENT.finditer(valor):
         for i in "123":
@@ -226,16 +212,14 @@ def _problemas_de_residuo(chave: str, valor: str) -> list[str]:
             f"(ε, tolerância), cole-o numa célula com a tag `{TAG_CONSTANTE}`"]
 
 
-def _nome_controle(c: str) -> str:
-    nomes = {"\t": "TAB", "\r": "CR", "\x0c": "FF", "\x08": "BS", "\x07": "BEL", "\x0b": "VT",
-             "\x00": "NUL", "\x1b": "ESC"}
-    return f"U+{ord(c):04X} ({nomes.get(c) or unicodedata.name(c, 'controle')})"
+_NOMES_CONTROLE = {"\t": "TAB", "\r": "CR", "\x0c": "FF", "\x08": "BS", "\x07": "BEL", "\x0b": "VT",
+                   "\x00": "NUL", "\x1b": "ESC"}
 
 
 def controles(texto: str, saida=False) -> list[str]:
     """Os caracteres de controle proibidos num texto, nomeados ("U+0009 (TAB)")."""
     padrao = _CONTROLE_SAIDA if saida else _CONTROLE_COLADO
-    return sorted({_nome_controle(c) for c in padrao.findall(texto)})
+    return sorted({f"U+{ord(c):04X} ({_NOMES_CONTROLE.get(c, 'controle')})" for c in padrao.findall(texto)})
 
 
 def _problemas_do_glue(chave: str, data: dict) -> list[str]:
@@ -256,8 +240,7 @@ def _problemas_do_glue(chave: str, data: dict) -> list[str]:
 
 
 def _saidas(outputs: list) -> list:
-    """As saídas de uma célula, com pedaços seguidos do mesmo stream juntados: sob carga o kernel
-    pode mandar um print em dois pedaços, e a razão não pode depender disso."""
+    """As saídas de uma célula, com os pedaços seguidos de um stream juntados (sob carga o kernel os parte)."""
     res = []
     for out in outputs:
         ant = res[-1] if res else {}
