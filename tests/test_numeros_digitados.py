@@ -1,10 +1,10 @@
 """Nenhum número com separador digitado nas páginas (fora de código): todos são calculados.
 
-A regra e as exceções estão no docstring de livro_ext/trava/lint_numeros.py.
+A regra e as exceções estão no docstring de tests/lint_numeros.py.
 """
 import textwrap
 
-from livro_ext.trava import lint_numeros as lint
+import lint_numeros as lint
 
 from conftest import RAIZ
 

@@ -2,5 +2,5 @@
 
 razao_codigo (o código das células) → razao_texto (cada saída vira texto normalizado) → razao
 (o build e o lock) → rapido (as páginas sem o Sphinx, o `make lock`); razao_pagina desenha a página
-dos instrutores; lint_numeros recusa número digitado no texto. Importa de execucao e widgets.
+dos instrutores. Importa de execucao e widgets.
 """

@@ -7,8 +7,10 @@ Fica de fora o que não é número lido como do livro: o cabeçalho YAML, célul
 o conteúdo de `{math}` conta), argumentos de diretivas que apontam algo, opções, endereços e rótulos,
 índices em subscrito ($y_{3,1}$). Uma exceção só pela lista PERMITIDOS, com o motivo.
 
-    python -m livro_ext.trava.lint_numeros            # verifica book/*.md e o laboratório
-    python -m livro_ext.trava.lint_numeros a.md b.md  # verifica esses arquivos (.md ou .py percent)
+    python tests/lint_numeros.py            # verifica book/*.md e o laboratório
+    python tests/lint_numeros.py a.md b.md  # verifica esses arquivos (.md ou .py percent)
+
+Um auxiliar dos testes (tests/test_numeros_digitados.py), fora do build, como tests/pdf_confere.py.
 """
 from __future__ import annotations
 
@@ -16,9 +18,9 @@ import re
 import sys
 from pathlib import Path
 
-from ..execucao import myst  # o leitor de MyST compartilhado com notebooks.py
+from livro_ext.execucao import myst  # o leitor de MyST do build
 
-RAIZ = Path(__file__).resolve().parents[2]
+RAIZ = Path(__file__).resolve().parents[1]
 
 # Trechos exatos que podem ter separador, cada um com o motivo. Mantenha a lista curta.
 PERMITIDOS: dict[str, str] = {
