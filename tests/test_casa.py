@@ -58,3 +58,15 @@ def test_o_mapa_falha_com_uma_pasta_a_mais_ou_um_import_proibido(tmp_path):
     arq.write_text("from ..trava import razao\nfrom livro_ext.pdf import pdf\nfrom ..livro import URL_GITHUB\n")
     assert _importa(arq, "tema") == {"trava", "pdf", "livro_ext.livro"}
     assert _importa(arq, "tema") - _mapa(texto)["tema"] == {"trava", "pdf", "livro_ext.livro"}
+
+
+def test_a_casa_do_build_cabe_no_orcamento():
+    """A issue 47: `livro_ext/` inteiro (todas as linguagens) fica abaixo de 4.600 linhas, menor que o
+    pacote do livro que ele constrói (`lab/livro`). Cresceu? Apague o que uma biblioteca já faz antes."""
+    def linhas(pasta):
+        return sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (RAIZ / pasta).rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts)
+
+    casa = linhas("livro_ext")
+    assert casa < 4600, f"livro_ext/ tem {casa} linhas"
+    assert casa < linhas("lab/livro"), "a casa do build passou do tamanho do livro"
