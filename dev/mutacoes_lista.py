@@ -286,6 +286,10 @@ RAZAO = {
         ("a função da página esquece o argumento",
          "pedacos[i] = _padrao(a, env) if a is not None else padroes.get(pedacos[i], CURINGA)",
          "pedacos[i] = CURINGA"),
+        ("mágica do IPython não vira comentário", '("#" + ln) if ln.lstrip().startswith(("%", "!")) else ln', "ln"),
+        ("mágicas comentadas antes de tentar compilar", "            return ast.parse(codigo)\n        except SyntaxError:\n",
+         "            raise SyntaxError\n        except SyntaxError:\n"),
+        ("célula que não compila: a linha de antes", 'codigo[:m.start()].count("\\n") + 1', 'codigo[:m.start()].count("\\n")'),
     ],
     "livro_ext/trava/razao_pagina.py": [
         ("a cola aponta a linha de antes", "padroes.append((padrao, ini + lin, trecho))",

@@ -46,3 +46,18 @@ def test_saidas_escondidas_nao_entram_e_os_glue_delas_sim():
                     celula("print(p)", ["remove-cell"]), celula('cola("p5", "0,395")', ["remove-output"])]}
     itens, _, problemas = razao_texto.itens_do_notebook(nb, {"p5": {"data": {"text/plain": "'0,395'"}}})
     assert itens == {"celula:01.1": "0,395", "p5": "0,395"} and problemas == []
+
+
+def test_celula_com_magica_ou_que_nao_compila_ainda_acha_as_colas():
+    """Uma linha de mágica do IPython (%time, !pip) não esconde as colas da célula; uma célula que
+    não compila cai na leitura por texto, na linha certa; uma linha que continua uma expressão e
+    começa com % (um resto de divisão) fica como está."""
+    from livro_ext.trava import razao_codigo
+
+    v = razao_codigo.Varredor()
+    magica = v.celula('%time x = 1\n!echo oi\ncola(f"taxa_{2}", "0,5")\n')
+    assert [(p, linha) for p, linha, _ in magica] == [("taxa_2", 3)]
+    quebrada = v.celula('cola("antes", 1)\nif x\n    cola("depois", 2)\n')
+    assert [(p, linha, trecho) for p, linha, trecho in quebrada] == [("antes", 1, None), ("depois", 3, None)]
+    resto = v.celula('n = (10\n% 3)\ncola(f"r{n}", n)\n')
+    assert [p for p, _, _ in resto] == ["r1"]
