@@ -90,6 +90,8 @@ function observar(w) {
   }).observe(saida, { childList: true, subtree: true });
 }
 
+// a página da lista (lista.js) liga assim os exercícios que chegam depois da carga
+globalThis.livroExercicios = { observar };
 if (exercicios.length) {
   barra = document.createElement("p");
   barra.className = "lx-progresso";

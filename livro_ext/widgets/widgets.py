@@ -63,8 +63,10 @@ def _por_pagina(app, pagename, templatename, context, doctree):
     if nomes:
         app.add_css_file("widgets/widgets.css")
         app.add_js_file("widgets/widgets.js", defer="defer")
-        if any(n.startswith(widgets_api.PREFIXO_EXERCICIO) for n in nomes):
+        if "lista" in nomes or any(n.startswith(widgets_api.PREFIXO_EXERCICIO) for n in nomes):
             exercicios.por_pagina(app)  # o progresso e o enunciado de outra versão
+        if "lista" in nomes:
+            app.add_js_file("lista.js", defer="defer")  # a lista de um aluno (book/lista.md)
 
 
 def setup(app):

@@ -34,7 +34,7 @@ const CFG = Object.assign({ modo: "visivel", paradoMs: 20000, limiteMs: 60000, r
 const widgets = [...document.querySelectorAll("[data-widget]")];
 const medidas = { inicio: null, pronto: null, respostas: [], progresso: [], fases: null, bytes: null, bytecode: null,
   compartilhado: null, reutilizado: null, worker: null, reaberturas: 0, falhas: [], tentativas: 0 };
-globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado };
+globalThis.livroWidgets = { medidas, cfg: CFG, estado: () => estado, adicionar };
 
 // Esta carga da página: o Python guarda o cache de KV de cada widget pelo inst, e um worker
 // compartilhado serve muitas cargas (uma recarga não pode herdar o estado da anterior).
@@ -67,6 +67,7 @@ function campos(form) {
     if (!el.name || el.type === "range" && el.dataset.espelho) continue;
     if (el.type === "checkbox") c[el.name] = el.checked;
     else if (el.type === "radio") { if (el.checked) c[el.name] = el.value; }
+    else if (el.dataset.consulta !== undefined) c[el.name] = location.search; // a lista de um aluno: o link
     else c[el.name] = el.value;
   }
   return c;
@@ -379,6 +380,18 @@ function preparar(w) {
     if (ev.target.tagName === "SELECT" && ev.target.dataset.acao) pedir(w, ev.target.dataset.acao);
   });
   status(w, "Números da construção do livro. O Python do navegador carrega quando o widget aparece na tela.", "parado");
+}
+
+// Um widget que chegou depois da carga (os exercícios de uma lista, que o Python da página da lista
+// devolve já na versão do aluno): liga os controles; com o Python pronto, ele já responde.
+function adicionar(w) {
+  if (widgets.includes(w) || location.protocol === "file:") return;
+  widgets.push(w);
+  preparar(w);
+  if (estado === "pronto") {
+    status(w, "Pronto: o Python roda no seu navegador.", "pronto");
+    w.dataset.ocupado = "0";
+  }
 }
 
 if (location.protocol === "file:") {

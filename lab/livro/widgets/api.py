@@ -36,6 +36,8 @@ WIDGETS = {
     "config-bloco": ("Configure o bloco", "escala"),
     "compute": ("Reparta a computação", "escala"),
     "treino": ("Treine o brinquedo", "treino"),
+    "lista": ("A sua lista de exercícios", "lista"),
+    "entrega": ("Entregar a lista", "lista"),
 }
 
 
@@ -143,7 +145,10 @@ def widget_html(nome, inst):
         return importlib.import_module("livro.widgets.exercicio").html(exercicio_de(nome), inst)
     if nome not in WIDGETS:
         raise KeyError(f"widget desconhecido: {nome!r} (conhecidos: {', '.join(WIDGETS)})")
-    titulo = WIDGETS[nome][0]
+    titulo, modulo = WIDGETS[nome]
+    mod = importlib.import_module(f"livro.widgets.{modulo}")
+    if hasattr(mod, "html_de"):  # um widget com a casca própria (a lista de quem ensina)
+        return mod.html_de(nome, inst)
     padrao, form, calcula = funcoes(nome)
     saida, campos, *_ = calcula(padrao(), None, None)  # no build, um erro aqui derruba o build
     return (f'<div class="{CLASSE}" data-widget="{escapa(nome)}" id="{escapa(inst)}">'

@@ -11,6 +11,7 @@ para o lugar do enunciado (acima do campo).
 """
 from livro.exercicios import EXERCICIOS, versao
 from livro.exercicios.confere import conferir, tolerancia
+from livro.exercicios.lista import e_semente_de_lista, rotulo_versao
 from livro.widgets import CLASSE
 from livro.widgets.campos import ErroEntrada
 from livro.widgets.html import botao, escapa, linha
@@ -20,13 +21,31 @@ MAX_SEMENTE = 999999
 LIVRO = "livro"
 
 
+# modo: "" nas páginas; numa lista de quem ensina (book/lista.md), "lista" (o site confere) ou
+# "lista-oculto" (o site só anota: quem confere é o professor). Numa lista não há resolução nem
+# troca de versão, e a versão é a do aluno ("lista:L|aluno:m", livro.exercicios.lista).
+MODOS = ("", "lista", "lista-oculto")
+
+
 def padrao():
-    return {"id": "", "resposta": "", "semente": LIVRO}
+    return {"id": "", "resposta": "", "semente": LIVRO, "modo": ""}
 
 
-def ler_semente(valor):
-    """'livro' (ou vazio) -> None; '123' -> 123; outra coisa -> ErroEntrada em português."""
+def ler_modo(valor):
+    m = "" if valor is None else str(valor).strip()
+    if m not in MODOS:
+        raise ErroEntrada("Modo desconhecido.")
+    return m
+
+
+def ler_semente(valor, modo=""):
+    """'livro' (ou vazio) -> None; '123' -> 123; outra coisa -> ErroEntrada em português.
+    Numa lista, só a semente de um aluno ('lista:L|aluno:m')."""
     s = "" if valor is None else str(valor).strip()
+    if modo:
+        if not e_semente_de_lista(s):
+            raise ErroEntrada("A versão desta lista veio estragada: abra de novo o link da sua lista.")
+        return s
     if s.lower() in ("", LIVRO):
         return None
     if not s.isdigit() or not 1 <= int(s) <= MAX_SEMENTE:
@@ -58,7 +77,13 @@ def _campo_resposta(v, valor):
 
 
 def formulario(campos):
-    v = versao(campos["id"], None)
+    v = versao(campos["id"], campos["semente"] if campos.get("modo") else None)
+    if campos.get("modo"):  # numa lista: só a resposta; a versão e o modo vão escondidos
+        escondidos = "".join(f'<input type="hidden" name="{k}" value="{escapa(campos[k])}" disabled>'
+                             for k in ("semente", "modo"))
+        rotulo = "Conferir" if campos["modo"] == "lista" else "Anotar"
+        return linha(_campo_resposta(v, campos.get("resposta", "")), botao(rotulo, "conferir", principal=True)) \
+            + escondidos
     return (linha(_campo_resposta(v, campos.get("resposta", "")), botao("Conferir", "conferir", principal=True))
             + linha(botao("Outra versão", "outra"), botao("Versão do livro", "livro"),
                     f'<label class="lw-campo lx-semente"><span>Versão</span><input type="text" name="semente" '
@@ -92,9 +117,32 @@ def veredito(v, texto):
     return f'<p class="lx-veredito lx-{estado}" data-veredito="{estado}">{corpo}</p>'
 
 
+def _na_lista(v, campos, acao, semente):
+    """O exercício numa lista: a versão do aluno, o veredito (se o site confere), nunca a resolução."""
+    html = (f'<div data-lx-enunciado hidden>{enunciado(v)}</div>'
+            f'<p class="lx-versao" data-lx-versao="{escapa(rotulo_versao(campos["id"], semente))}">'
+            f'Versão {escapa(rotulo_versao(campos["id"], semente))} (a sua).</p>')
+    if acao in ("outra", "livro"):
+        raise ErroEntrada("Numa lista, a versão é a sua: aqui não dá para trocar de versão.")
+    if acao == "conferir":
+        if campos["modo"] == "lista":
+            html += veredito(v, campos.get("resposta"))
+        else:
+            estado, _, _, msg = conferir(v, campos.get("resposta"))
+            corpo = (escapa(msg) if estado == "invalido" else
+                     f"Resposta anotada: «{escapa(str(campos.get('resposta')).strip())}». Nesta lista, quem "
+                     "confere é o professor, na correção; o site não diz se está certa.")
+            html += f'<p class="lx-veredito lx-{"invalido" if estado == "invalido" else "anotado"}" ' \
+                    f'data-veredito="{"invalido" if estado == "invalido" else "anotado"}">{corpo}</p>'
+    return html, campos, ["outra", "livro"]
+
+
 def calcula(campos, acao, inst):
     id_ = campos["id"]
-    semente = ler_semente(campos.get("semente"))
+    campos["modo"] = ler_modo(campos.get("modo"))
+    semente = ler_semente(campos.get("semente"), campos["modo"])
+    if campos["modo"]:
+        return _na_lista(versao(id_, semente), campos, acao, semente)
     if acao == "outra":
         semente = proxima(semente, inst)
         campos["resposta"] = ""
@@ -114,15 +162,17 @@ def calcula(campos, acao, inst):
     return html, campos, ["livro"] if semente is None else []
 
 
-def html(id_, inst):
-    """O exercício inteiro, como a página o mostra no build (a versão do livro)."""
+def html(id_, inst, semente=None, modo=""):
+    """O exercício inteiro, como a página o mostra no build (a versão do livro), ou numa lista
+    (a versão do aluno: semente "lista:L|aluno:m", modo "lista" ou "lista-oculto")."""
     ex = EXERCICIOS[id_]
-    campos = {**padrao(), "id": id_}
+    campos = {**padrao(), "id": id_, "modo": modo, "semente": semente if modo else LIVRO}
     saida, *_ = calcula(dict(campos), None, None)
-    v = versao(id_, None)
+    v = versao(id_, semente if modo else None)
     marca = " · transferência" if ex.transferencia else ""
+    marca_modo = f' data-lx-modo="{escapa(modo)}"' if modo else ""
     return (f'<div class="{CLASSE}" data-widget="{PREFIXO}{escapa(id_)}" '
-            f'data-exercicio="{escapa(id_)}" id="{escapa(inst)}">'
+            f'data-exercicio="{escapa(id_)}"{marca_modo} id="{escapa(inst)}">'
             f'<p class="lw-titulo">Exercício conferido · {escapa(ex.titulo)}{marca}</p>'
             f'<div class="lx-enunciado">{enunciado(v)}</div>'
             f'<form class="lw-form" autocomplete="off" novalidate>{formulario(campos)}</form>'
