@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check trava-rapida setup lock listas bench-exercicios bench bench-widgets bench-paginas serve limpa chromium pdf poppler
+.PHONY: book test check trava-rapida setup lock listas corrige bench-exercicios bench bench-widgets bench-paginas serve limpa chromium pdf poppler
 
 ## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
 ## e Node (fixado em package-lock.json)
@@ -121,12 +121,31 @@ test: book chromium poppler
 lock: .venv/.pronto
 	$(PY) -m livro_ext.trava.rapido --aceitar
 
-## Listas de exercícios para quem ensina: uma por aluno (seus números) e o gabarito, em _build/listas.
-## A mesma SEMENTE dá os mesmos bytes. Ex.: make listas ALUNOS=30 SEMENTE=2026
+## Listas para quem ensina (a página "Para quem ensina"): a de cada aluno em HTML e PDF, o gabarito
+## (HTML, PDF, CSV), os links, o Moodle XML e o QTI 2.1, em _build/listas/$(LISTA)/. A versão de cada
+## exercício sai de (LISTA, matrícula, exercício); os mesmos dados dão os mesmos bytes.
+##   make listas LISTA=semana-4 TURMA=turma.csv EXERCICIOS=mascaras,bloco-2:3 CONFERIR=nao
+##   make listas ALUNOS=30          (sem turma: os alunos 1 a 30)
+## E, com os códigos de entrega (um por linha, ou o CSV de um LMS), as notas e os erros da turma:
+##   make corrige LISTA=semana-4 TURMA=turma.csv ENTREGAS=entregas.txt
+LISTA ?= lista
+TURMA ?=
 ALUNOS ?= 30
-SEMENTE ?= 1
-listas: .venv/.pronto
-	$(PY) -m livro.exercicios.listas --alunos $(ALUNOS) --semente $(SEMENTE) --saida _build/listas
+EXERCICIOS ?=
+CONFERIR ?= sim
+VERSOES ?= 20
+SITE ?=
+PDF ?= sim
+ENTREGAS ?=
+QUEM = $(if $(TURMA),--turma "$(TURMA)",--alunos $(ALUNOS))
+listas: .venv/.pronto node_modules/.pronto
+	$(PY) -m livro.exercicios.listas --lista "$(LISTA)" $(QUEM) --exercicios "$(EXERCICIOS)" --conferir "$(CONFERIR)" \
+	  --versoes "$(VERSOES)" --site "$(or $(SITE),$$($(PY) -c 'from livro_ext.pdf.pdf import site_publicado; print(site_publicado())'))"
+	@if [ "$(PDF)" = sim ]; then $(MAKE) --no-print-directory chromium poppler && $(PY) -m livro_ext.pdf.listas "_build/listas/$(LISTA)"; fi
+
+corrige: .venv/.pronto
+	@test -n "$(ENTREGAS)" || { echo "make corrige: diga o arquivo das entregas, ENTREGAS=entregas.txt"; exit 2; }
+	$(PY) -m livro.exercicios.corrige --lista "$(LISTA)" $(QUEM) --entregas "$(ENTREGAS)"
 
 ## Exercícios conferidos: conferir ≤ 50 ms (p95) depois do runtime pronto; ≤ 15 KB gzip a mais antes de tocar.
 bench-exercicios: book chromium
