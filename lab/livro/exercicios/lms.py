@@ -97,10 +97,10 @@ def _tol(v, alvo):
 
 
 def _grafias(i):
-    """As grafias aceitas de um token: com o ␣ e sem ele."""
+    """As grafias aceitas de um token, como no livro: com o ␣ e sem ele (a do vocabulário primeiro)."""
     t = b.VOCAB[i]
     sem = t.replace(b.ESPACO, "")
-    return [t] if sem == t else [t, sem]
+    return [t, sem] if t != sem else [t, b.ESPACO + t]
 
 
 def _instrucao(v, qti=False):
@@ -297,8 +297,8 @@ def _condicao(v, valor, base):
 
 def _grafias_qti(i):
     """Com o ␣, sem ele e com um espaço de verdade na frente (nem todo sistema apara a resposta)."""
-    g = _grafias(i)
-    return g + [" " + g[1]] if len(g) > 1 else g
+    sem = b.VOCAB[i].replace(b.ESPACO, "")
+    return _grafias(i) + [" " + sem]
 
 
 def _declaracoes(v, pontos):
@@ -309,7 +309,7 @@ def _declaracoes(v, pontos):
     if v.tipo == "vetor":
         out = [decl(f"RESPONSE_{c + 1}", "float", _n(x)) for c, x in enumerate(v.resposta)]
     elif v.tipo == "token":
-        out = [decl("RESPONSE", "string", _grafias(v.resposta)[-1])]
+        out = [decl("RESPONSE", "string", b.VOCAB[v.resposta].replace(b.ESPACO, ""))]
     elif v.tipo == "escolha":
         out = [decl("RESPONSE", "identifier", "OPCAO_" + v.resposta)]
     else:
