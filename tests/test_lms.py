@@ -123,6 +123,9 @@ def test_moodle_numerical_gabarito_tolerancia_e_erros(xml):
             assert 0 <= float(primeira.findtext("text")) <= 1
         assert _nota_numerical(q, _digitado(v, v.resposta))[0] == 100
         assert len(q.findall("answer")) == 1 + len(v.erros)
+        for a in q.findall("answer"):  # a tolerância de cada resposta é a do conferidor em torno dela
+            assert float(a.findtext("tolerance")) == pytest.approx(_tol(v, float(a.findtext("text"))), rel=1e-9,
+                                                                   abs=1e-15)
         for e in v.erros:
             nota, fb = _nota_numerical(q, _digitado(v, e.valor))
             assert nota == 0 and e.dica in fb and e.nome in fb, (i, k, e.nome)
@@ -176,6 +179,9 @@ def test_moodle_cloze_uma_lacuna_numerica_por_componente(xml):
         lac = _lacunas(q.findtext("questiontext/text"))
         assert [t for t, _ in lac] == ["NUMERICAL"] * d
         assert all(_nota_lacuna(ops, _digitado(v, v.resposta[c]))[0] == 100 for c, (_, ops) in enumerate(lac))
+        for _, ops in lac:  # toda resposta se alcança: nenhuma dentro da tolerância de uma anterior
+            valores = [float(r.split(":")[0]) for _, r, _ in ops]
+            assert all(_nota_lacuna(ops[:j], x) == (None, None) for j, x in enumerate(valores)), (i, k)
         for e in v.erros:
             notas = [_nota_lacuna(ops, _digitado(v, e.valor[c])) for c, (_, ops) in enumerate(lac)]
             assert any(n == 0 and e.dica in fb and e.nome in fb for n, fb in notas), (i, k, e.nome)
@@ -186,7 +192,7 @@ def test_moodle_cloze_uma_lacuna_numerica_por_componente(xml):
 def test_moodle_cloze_escapa_o_que_cortaria_a_lacuna(monkeypatch):
     """Um diagnóstico com } ~ # / " \\ não corta a lacuna, e chega inteiro ao aluno."""
     from livro.exercicios import base
-    feio = 'chaves } til ~ cerquilha # barra / aspas " contrabarra \\ e &lt;código&gt;'
+    feio = 'chaves } til ~ cerquilha # barra / aspas " &lt;código&gt; e uma contrabarra no fim \\'
     original = base.versao
 
     def com_dica_feia(id_, semente=None):
@@ -469,3 +475,9 @@ def test_entrada_ruim_diz_o_que_houve_em_portugues(lista, ids, pontos, versoes, 
 
 def test_duzentas_versoes_cabem():
     assert etree.fromstring(moodle_xml("s", ["tokens-1"], None, 200)).xpath("count(question)") == 201
+
+
+def test_o_exportador_nao_vai_ao_navegador():
+    from livro_ext.widgets.navegador import modulos_navegador
+    m = modulos_navegador()
+    assert "livro/exercicios/base.py" in m and "livro/exercicios/lms.py" not in m

@@ -82,13 +82,11 @@ def _versoes(ids, lista, versoes):
 # Peças comuns
 # ---------------------------------------------------------------------------
 def _n(x):
-    """Um número no XML: ponto decimal, sem expoente, 12 algarismos significativos."""
+    """Um número no XML: ponto decimal, 12 algarismos significativos (o Moodle e o QTI leem 1e-05)."""
     if isinstance(x, int):
         return str(x)
     s = format(x, ".12g")
-    if "e" in s:
-        s = format(x, ".15f").rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
+    return "0" if s == "-0" else s
 
 
 def _tol(v, alvo):
