@@ -208,6 +208,8 @@ def test_treino_4_du_e_a_diferenca_finita_e_a_transposta_esquecida(sem):
         assert e["só o Q"] == pytest.approx(list(d[0] @ W[0].T), abs=1e-4)
     if "só o V" in e:
         assert e["só o V"] == pytest.approx(list(d[2] @ W[2].T), abs=1e-4)
+    if sem is None:
+        assert set(e) == {"sem a transposta", "só o Q", "só o V", "sem o V"}
 
 
 @pytest.mark.parametrize("sem", [None, *SEMENTES])
@@ -222,6 +224,8 @@ def test_treino_5_a_entrada_de_dWU_e_a_diferenca_finita_e_os_erros_do_softmax(se
     r = b.modelo(ids)                        # o brinquedo, não livro.treino
     y, p = [r["y_chapeu"][k][j] for k in range(n)], [r["p"][k][t] for k in range(n)]
     alvo = [ids[k + 1] == t for k in range(n)]
+    lidos = re.findall(r"ŷ = (-?[\d,]+), p = ([\d,]+)", v.enunciado)      # os números que o leitor vê
+    assert [ler_numero(x) for par in lidos for x in par] == pytest.approx([x for par in zip(y, p) for x in par], abs=5e-5)
     certo = math.fsum(yk * (pk - a) for yk, pk, a in zip(y, p, alvo))
     assert v.resposta == pytest.approx(certo / n, abs=1e-12)
     e = erros(v)
@@ -268,6 +272,8 @@ def test_treino_6_ds_e_o_jacobiano_do_softmax(sem):
         assert e["sem tirar a soma"] == pytest.approx(list(np.array(A) * dA), abs=1e-5)
     if "sem o softmax" in e:
         assert e["sem o softmax"] == pytest.approx(list(dA), abs=1e-5)
+    if sem is None:
+        assert set(e) == {"número a número", "sem tirar a soma", "sem o softmax"}
     # e a linha de ∂L/∂S leva à de ∂L/∂Q da página: ∂L/∂Q = ∂L/∂S K / √d_h
     pesos = tr.pesos_do_brinquedo()
     r = tr.ida(pesos, ids)
