@@ -208,6 +208,8 @@ def test_treino_4_du_e_a_diferenca_finita_e_a_transposta_esquecida(sem):
         assert e["só o Q"] == pytest.approx(list(d[0] @ W[0].T), abs=1e-4)
     if "só o V" in e:
         assert e["só o V"] == pytest.approx(list(d[2] @ W[2].T), abs=1e-4)
+    if "sem o V" in e:
+        assert e["sem o V"] == pytest.approx(list(d[0] @ W[0].T + d[1] @ W[1].T), abs=1e-4)
     if sem is None:
         assert set(e) == {"sem a transposta", "só o Q", "só o V", "sem o V"}
 
