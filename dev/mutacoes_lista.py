@@ -430,6 +430,27 @@ EXERCICIOS = {
         ("lms: qti, token com maiúsculas", '<stringMatch caseSensitive="false">', '<stringMatch caseSensitive="true">'),
         ("lms: zip fora de ordem", "for nome in sorted(arquivos):", "for nome in arquivos:"),
     ],
+    "lab/livro/exercicios/treino_volta.py": [
+        ("treino-4: o erro sem a transposta transposto", "(tr.matmul_t if transposta else tr.matmul)",
+         "(tr.matmul_t if transposta else tr.matmul_t)"),
+        ("treino-4: ∂L/∂u da linha seguinte", 'resp = at["u"][i - 1]', 'resp = at["u"][i % n]'),
+        ("treino-4: os pedaços de ∂L/∂Q, ∂L/∂K, ∂L/∂V cortados por d_h", "dQKV[k * b.d:(k + 1) * b.d]",
+         "dQKV[k * b.d_h:(k + 1) * b.d_h]"),
+        ("treino-5: −1/p sem o sinal", "d = [-1 / linha[a] if k == a", "d = [1 / linha[a] if k == a"),
+        ("treino-5: a diagonal do softmax com p² no lugar de p(1 − p)", "linha[a] * (1 - linha[a]) * (-1 / linha[a])",
+         "linha[a] * linha[a] * (-1 / linha[a])"),
+        ("treino-5: dividir pelos tokens é dividir por n", '"pelos tokens": n + 1}', '"pelos tokens": n}'),
+        ("treino-5: o enunciado mostra outra coordenada de ŷ", "ŷ = {num(yc[k][j], 4)}", "ŷ = {num(yc[k][t % b.d], 4)}"),
+        ("treino-6: número a número sem o (1 − A)", "[a * (1 - a) * d for a, d in zip(A, dA)]",
+         "[a * d for a, d in zip(A, dA)]"),
+        ("treino-6: ∂L/∂A com o valor de outra linha", 'r["V"][c][k])) for k in vis]', 'r["V"][c][vis[-1]])) for k in vis]'),
+        ("treino-6: os pesos da outra cabeça", 'A = r["vistos"][i - 1], r["A"][c][i - 1]',
+         'A = r["vistos"][i - 1], r["A"][1 - c][i - 1]'),
+        ("treino-7: a média esquecida sempre", "mg = fsum(g) / len(g) if media else 0.0", "mg = fsum(g) / len(g)"),
+        ("treino-7: a escala com ŷ²", "mgv = fsum(map(mul, g, vc)) / len(g) if escala", "mgv = fsum(map(mul, vc, vc)) / len(g) if escala"),
+        ("treino-7: ∂L/∂ŷ lido depois da norma", 'g = r["y"][i - 1], r["y_chapeu"][i - 1], et["dy_chapeu"][i - 1]',
+         'g = r["y"][i - 1], r["y_chapeu"][i - 1], et["dy"][i - 1]'),
+    ],
 }
 
 # O tema do site (livro_ext/tema/): as referências em português, a busca sem acento, as trocas nos

@@ -303,7 +303,8 @@ def junta_cabecas(partes, n, quantas=b.n_cabecas):
 
 
 def volta_atencao(u, at, da, pesos):
-    """a = [O¹ | O²] W_O, Q = u W_Q, K = u W_K, V = u W_V -> gradientes dos quatro pesos e de u."""
+    """a = [O¹ | O²] W_O, Q = u W_Q, K = u W_K, V = u W_V -> gradientes dos quatro pesos e de u
+    (e [∂L/∂Q | ∂L/∂K | ∂L/∂V], em "QKV")."""
     dW_O = t_matmul(at["concat"], da)
     dconcat = matmul_t(da, pesos["W_O"])
     n, dQ, dK, dV = len(u), [], [], []
@@ -321,7 +322,7 @@ def volta_atencao(u, at, da, pesos):
     du = matmul_t(dQKV, [q + k + v for q, k, v in zip(pesos["W_Q"], pesos["W_K"], pesos["W_V"])])
     dW = t_matmul(u, dQKV)                                            # uᵀ [∂L/∂Q | ∂L/∂K | ∂L/∂V]
     return {"W_Q": b.colunas(dW, 0, b.d), "W_K": b.colunas(dW, b.d, 2 * b.d),
-            "W_V": b.colunas(dW, 2 * b.d, 3 * b.d), "W_O": dW_O, "u": du}
+            "W_V": b.colunas(dW, 2 * b.d, 3 * b.d), "W_O": dW_O, "u": du, "QKV": dQKV}
 
 
 def volta_embed(ids, dX, pesos, posicoes):

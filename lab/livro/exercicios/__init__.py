@@ -9,4 +9,4 @@ Só a biblioteca padrão: este subpacote roda também no Pyodide (o widget `exer
 """
 from livro.exercicios.base import (EXERCICIOS, Degenerado, Erro, Sorteio, Versao,  # noqa: F401
                                    da_pagina, versao, PAGINAS)
-from livro.exercicios import passos, atencao, saida, outros, treino  # noqa: F401,E402  (registram os exercícios)
+from livro.exercicios import passos, atencao, saida, outros, treino, treino_volta  # noqa: F401,E402  (registram os exercícios)
