@@ -492,5 +492,45 @@ TEMA = {
     ],
 }
 
+# O ciclo de quem ensina (lab/livro/exercicios/lista.py, listas.py, corrige.py e o modo lista dos widgets):
+# a versão de cada aluno, o link e o código de entrega, a turma, o gabarito, a correção.
+LISTAS = {
+    "lab/livro/exercicios/lista.py": [
+        ("semente: sem a matrícula", 'return f"lista:{ler_nome(lista)}|aluno:{ler_matricula(matricula)}"',
+         'return f"lista:{ler_nome(lista)}|aluno:"'),
+        ("link: a soma não é conferida", ' or esperado["c"] != p["c"].strip().lower()', ""),
+        ("link: sempre confere", '"conferir": p["conferir"] == "1"}', '"conferir": True}'),
+        ("código: o CRC não é conferido", 'if len(b) < 6 or int.from_bytes(b[:4], "big") != zlib.crc32(b[4:]):',
+         "if len(b) < 6:"),
+        ("código: a quebra de linha do e-mail fica", 'partes = re.sub(r"\\s+", "", texto or "").split(PREFIXO)[1:]',
+         'partes = (texto or "").split(PREFIXO)[1:]'),
+        ("escolha: na ordem digitada", "return [(i, pedidos[i]) for i in EXERCICIOS if i in pedidos]",
+         "return list(pedidos.items())"),
+    ],
+    "lab/livro/exercicios/listas.py": [
+        ("turma: só a vírgula separa", 'sep = max([";", ",", "\\t"], key=primeira.count)\n    leitor', 'sep = ","\n    leitor'),
+        ("turma: matrícula repetida passa", "        if m in vistas:\n", "        if False:\n"),
+        ("turma: o nome em NFD fica", 'nome = unicodedata.normalize("NFC", d.get("nome", "")).strip()',
+         'nome = d.get("nome", "").strip()'),
+        ("lista: o link sempre confere", 'url = link(cfg["site"] or ".", lista, m, ids, cfg["conferir"])',
+         'url = link(cfg["site"] or ".", lista, m, ids, True)'),
+    ],
+    "lab/livro/exercicios/corrige.py": [
+        ("entregas: vale o primeiro código", 'entregas[d["m"]] = (n, d)', 'entregas.setdefault(d["m"], (n, d))'),
+        ("entregas: o código de outra lista entra", 'if d["lista"] != lista:', "if False:"),
+        ("entregas: o cabeçalho do CSV é um problema", "if t.strip() and not (e_csv and n == 1):", "if t.strip():"),
+        ("notas: os pontos de quem errou", 'pts if estado == "certo" else 0, pts))', "pts, pts))"),
+        ("notas: a resposta em branco vira ilegível", "            elif not resp:\n", "            elif False:\n"),
+    ],
+    "lab/livro/widgets/exercicio.py": [
+        ("lista: a oculta também dá o veredito", 'if campos["modo"] == "lista":', 'if campos["modo"]:'),
+        ("lista: aceita uma semente de número", "        if not e_semente_de_lista(s):\n", "        if False:\n"),
+    ],
+    "lab/livro/widgets/lista.py": [
+        ("lista: sempre o modo que confere", '"lista" if t["conferir"] else "lista-oculto"', '"lista"'),
+    ],
+}
+
 TABELAS = {"brinquedo": BRINQUEDO, "formato": FORMATO, "widgets": WIDGETS, "notebooks": NOTEBOOKS,
-           "pdf": PDF, "razao": RAZAO, "treino": TREINO, "exercicios": EXERCICIOS, "tema": TEMA}
+           "pdf": PDF, "razao": RAZAO, "treino": TREINO, "exercicios": EXERCICIOS, "tema": TEMA,
+           "listas": LISTAS}

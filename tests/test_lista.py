@@ -142,6 +142,8 @@ def test_os_widgets_lista_e_entrega():
     assert r["html"].count("data-exercicio=") == len(IDS) and 'data-lx-chave="semana-4:A1"' in r["html"]
     assert r["html"].count('data-lx-modo="lista"') == len(IDS)
     assert "data-lx-lista-erro" in api.responder({"widget": "lista", "campos": {"link": consulta[:-1]}})["html"]
+    oculta = "?" + L.link("http://127.0.0.1:1", "semana-4", "A1", IDS, False).split("?")[1]
+    assert api.responder({"widget": "lista", "campos": {"link": oculta}})["html"].count('data-lx-modo="lista-oculto"') == len(IDS)
     respostas = json.dumps({"tokens-1": "7", "mascaras-2": "0,25"})
     g = api.responder({"widget": "entrega", "campos": {"link": consulta, "respostas": respostas}, "acao": "gerar"})
     c = g["html"].split("data-lx-codigo>")[1].split("<")[0]

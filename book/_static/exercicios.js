@@ -21,7 +21,8 @@ function apagar() {
   atualizar();
 }
 
-const exercicios = [...document.querySelectorAll("[data-exercicio]")];
+// os de uma lista (data-lx-modo) chegam depois, e a página da lista os liga (lista.js)
+const exercicios = [...document.querySelectorAll("[data-exercicio]:not([data-lx-modo])")];
 let barra = null;
 
 function botaoApagar() {

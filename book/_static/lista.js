@@ -51,7 +51,7 @@ function ligar() {
   if (chave !== null) { novos.remove(); return; } // o Python recomeçou: os exercícios já estão na página
   chave = saida.querySelector("[data-lx-chave]").dataset.lxChave;
   const guardadas = ler();
-  for (const w of [...novos.children]) {
+  for (const w of novos.querySelectorAll(":scope > [data-exercicio]")) {
     lugar.append(w);
     devolver(w, guardadas[w.dataset.exercicio]);
     globalThis.livroWidgets?.adicionar(w);

@@ -9,7 +9,7 @@ Só a biblioteca padrão: roda também no navegador (a página da lista, `book/l
 - O link leva L, m, os exercícios e se o site confere; uma soma de conferência pega o link
   cortado ou mexido.
 - O código de entrega leva L, m, os exercícios e cada resposta como foi digitada (nunca um
-  veredito: a correção refaz tudo), comprimido e com uma soma de conferência (CRC-32).
+  veredito: a correção refaz tudo), comprimido (deflate) e com uma soma de conferência (CRC-32).
 """
 import base64
 import json
@@ -156,11 +156,12 @@ def ler_link(texto):
 # O código de entrega
 # ---------------------------------------------------------------------------
 def codigo(lista, matricula, ids, respostas):
-    """O código de entrega: PREFIXO + base64url(CRC-32 + zlib(JSON)). respostas: texto por exercício."""
+    """O código de entrega: PREFIXO + base64url(CRC-32 + deflate(JSON)). respostas: texto por exercício."""
     r = ["" if respostas.get(i) is None else str(respostas.get(i)).strip()[:MAX_RESPOSTA] for i in ids]
     dados = json.dumps({"l": ler_nome(lista), "m": ler_matricula(matricula), "e": list(ids), "r": r},
                        ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    z = zlib.compress(dados, 9)
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)  # deflate cru: a conferência é só a do CRC-32 abaixo
+    z = c.compress(dados) + c.flush()
     corpo = zlib.crc32(z).to_bytes(4, "big") + z
     return PREFIXO + base64.urlsafe_b64encode(corpo).decode("ascii").rstrip("=")
 
@@ -181,7 +182,7 @@ def ler_codigo(texto):
         b = base64.urlsafe_b64decode(corpo + "=" * (-len(corpo) % 4))
         if len(b) < 6 or int.from_bytes(b[:4], "big") != zlib.crc32(b[4:]):
             raise ValueError
-        d = json.loads(zlib.decompress(b[4:]).decode("utf-8"))
+        d = json.loads(zlib.decompress(b[4:], -15).decode("utf-8"))
         lista, m, ids, r = d["l"], d["m"], d["e"], d["r"]
         if not (isinstance(ids, list) and isinstance(r, list) and len(ids) == len(r)
                 and all(isinstance(x, str) for x in ids + r)):
