@@ -395,6 +395,7 @@ EXERCICIOS = {
     ],
     "lab/livro/exercicios/saida.py": [
         ("saida-3: a perda em bits", "resp = -math.log(p[alvo])", "resp = -math.log2(p[alvo])"),
+        ("saida-4: o segundo fator da linha do contexto", "    resp = p1 * p2\n", "    resp = p1 * p2_antes\n"),
     ],
 }
 
