@@ -395,6 +395,7 @@ EXERCICIOS = {
     ],
     "lab/livro/exercicios/saida.py": [
         ("saida-3: a perda em bits", "resp = -math.log(p[alvo])", "resp = -math.log2(p[alvo])"),
+        ("saida-4: o segundo fator da linha do contexto", "    resp = p1 * p2\n", "    resp = p1 * p2_antes\n"),
     ],
     # a lista para o LMS: o Moodle (numerical, cloze, shortanswer, as categorias) e o QTI 2.1
     "lab/livro/exercicios/lms.py": [
@@ -462,8 +463,12 @@ TEMA = {
          "for i, c in enumerate(sorted(chaves))}"),
         ("lista: \"and\" entre dois autores", 'nomes(role, sep=", ", sep2=" e ",', 'nomes(role, sep=", ", sep2=" and ",'),
         ("citação: \"and\" entre dois autores", 'PersonStyle(sep2=" e ",', 'PersonStyle(sep2=" and ",'),
-        ("ordem: {Gemma Team} depois do z", 'person_key(person).replace("{", "").replace("}", "")',
-         "person_key(person)"),
+        ("ordem: {Gemma Team} depois do z", 'nome.replace("{", "").replace("}", "")', "nome"),
+        ("ordem: Ávila depois do z (sem separar o acento)", 'unicodedata.normalize("NFKD", ',
+         'unicodedata.normalize("NFC", '),
+        ("ordem: o LaTeX fica ({\\'E}rdi antes do a)", '        nome = codecs.decode(nome, "ulatex")\n',
+         "        pass\n"),
+        ("ordem: Ł depois do z", ".lower().translate(LETRAS_SEM_ACENTO)", ".lower()"),
     ],
     "livro_ext/tema/tema.py": [
         ("busca: NFC não separa o acento", 'unicodedata.normalize("NFD", texto)', 'unicodedata.normalize("NFC", texto)'),

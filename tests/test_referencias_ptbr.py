@@ -106,7 +106,24 @@ def test_site_sem_ingles_na_bibliografia(build):
 
 
 def test_autores_coletivos_em_ordem(lista):
-    """{Gemma Team} e nostalgebraist no lugar do alfabeto, não depois de Zhang (issue 49)."""
+    """{Gemma Team} e nostalgebraist no lugar do alfabeto, não depois de Zhang (issues 49 e 55)."""
     ordem = list(lista)
     assert ordem.index("gemma2024") < ordem.index("geva2021") < ordem.index("zhang2019")
     assert ordem.index("nostalgebraist2020") < ordem.index("olsson2022")
+    assert ordem.index("chowdhery2023") < ordem.index("deepseek2024") < ordem.index("devlin2019")
+    assert ordem.index("su2021") < ordem.index("olmo2024") < ordem.index("touvron2023")
+
+
+def test_ordem_pela_letra_sem_chaves_latex_nem_acento():
+    """Como a ABNT: pelo nome (o do autor coletivo também), sem "{", sem comandos do LaTeX, sem acento."""
+    from pybtex.database import BibliographyData, Entry, Person
+
+    autores = {"zhang": "Zhang, Biao", "gemma": "{Gemma Team}", "avila": "Ávila, Ana", "azevedo": "Azevedo, Rui",
+               "erdi": "{\\'E}rdi, Eva", "lukasiewicz": "{\\L}ukasiewicz, Jan", "nost": "{nostalgebraist}",
+               "baevski": "Baevski, Alexei", "olmo": "{Team OLMo}", "deepseek": "{DeepSeek-AI}", "lukas": "Łukas, Ida"}
+    dados = BibliographyData({chave: Entry("misc", fields={"year": "2020", "title": chave},
+                                           persons={"author": [Person(nome)]}) for chave, nome in autores.items()})
+    ordem = [e.key for e in rp._estilos()().sort(dados.entries.values())]
+    assert ordem == ["avila", "azevedo", "baevski", "deepseek", "erdi", "gemma", "lukas", "lukasiewicz", "nost",
+                     "olmo", "zhang"]
+    assert rp.chave_de_ordem("{\\'E}rdi") == rp.chave_de_ordem("Érdi") == "erdi"

@@ -4,6 +4,8 @@
 citações) é o `author_year` com "e" entre dois autores. Duas obras com o mesmo rótulo
 (autores e ano) ganham uma letra no ano, 2016a e 2016b, na ordem de `book/referencias.bib`.
 """
+import codecs
+import unicodedata
 from collections import defaultdict
 from functools import partial
 
@@ -13,6 +15,23 @@ PALAVRAS = {  # as palavras fixas do estilo plain do pybtex
     "chapter": "capítulo", "edition": "edição", "editor": "editor", "editors": "editores",
     " (visited on ": " (acesso em ",
 }
+
+
+LETRAS_SEM_ACENTO = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe"})
+
+
+def chave_de_ordem(nome):
+    """O nome como a lista o ordena (pela letra, como a ABNT): sem os comandos do LaTeX ({\\'E} vira E),
+    sem as chaves dos autores coletivos ({Gemma Team}), sem acento e em minúscula; sem isso, a "{",
+    o "\\" e as letras acentuadas caíam fora do alfabeto, antes do "a" ou depois do "z"."""
+    import latexcodec  # noqa: F401  (registra o codec "ulatex"; vem com o pybtex)
+
+    try:
+        nome = codecs.decode(nome, "ulatex")
+    except ValueError:                       # um LaTeX que o latexcodec não lê fica como está
+        pass
+    nome = unicodedata.normalize("NFKD", nome.replace("{", "").replace("}", ""))
+    return "".join(c for c in nome if not unicodedata.combining(c)).lower().translate(LETRAS_SEM_ACENTO)
 
 
 def rotulo(entry):
@@ -62,10 +81,10 @@ def _estilos():
     from pybtex.style.template import FieldIsMissing, href, join, node, field as campo, sentence
 
     class Ordem(SortingStyle):
-        """Os autores coletivos ({Gemma Team}) no alfabeto: sem tirar as chaves, a "{" vinha depois do "z"."""
+        """Os autores coletivos ({Gemma Team}) e os nomes com acento no alfabeto (`chave_de_ordem`)."""
 
         def person_key(self, person):
-            return super().person_key(person).replace("{", "").replace("}", "")
+            return chave_de_ordem(super().person_key(person))
 
     @node
     def nomes(children, context, role, **kwargs):

@@ -80,6 +80,39 @@ def saida_3(s):
                   f"−ln {num(p[alvo])} = {num(resp)} nats.", erros=erros, casas=2, rotulo="Perda (nats)")
 
 
+@exercicio("saida-4", "saida", "Dois tokens seguidos: a regra da cadeia", transferencia=True)
+def saida_4(s):
+    if s is None:                                  # a palavra de dois tokens ␣sub + iu depois de "o sofá"
+        ids, i = b.codificar("o sofá subiu"), 2
+    else:                                          # dois tokens seguidos de uma frase, depois da posição i
+        ids = b.codificar(frase(s, minimo=3))
+        i = s.inteiro(1, len(ids) - 2)
+    t1, t2 = ids[i], ids[i + 1]
+    if b.VOCAB[t1] == "iu" or b.VOCAB[t2] == "␣sub":
+        raise Degenerado  # o par partiria "subiu" ao meio
+    p = b.modelo(ids)["p"]
+    # a linha do contexto e a de t1, com as três casas do enunciado: a conta do leitor dá o gabarito
+    p1, p2_antes, p2 = (float(num(x).replace(",", ".")) for x in (p[i - 1][t1], p[i - 1][t2], p[i][t2]))
+    resp = p1 * p2
+    casas = 3 if resp >= 0.1 else 4
+    if resp < 0.003:
+        raise Degenerado  # um produto quase 0 não distingue os erros
+    ctx, escrito = esc(b.decodificar(ids[:i])), esc(b.decodificar([t1, t2]).strip())
+    erros = [Erro("somou", p1 + p2 if p1 + p2 <= 1 else 99.0,
+                  "Somar serve para alternativas no mesmo lugar (um token ou outro); aqui um token vem depois "
+                  "do outro, e as probabilidades se multiplicam."),
+             Erro("a linha errada", p1 * p2_antes,
+                  f"O segundo fator é a probabilidade de {tk(t2)} depois de {tk(t1)}: a da linha que já viu "
+                  f"{tk(t1)}, não a da linha do contexto."),
+             Erro("só o primeiro token", p1, f"Falta o segundo passo: {tk(t2)} também tem de sair.")]
+    return Versao(f"Depois de «{ctx}», o modelo dá p = {num(p1)} a {tk(t1)} e p = {num(p2_antes)} a {tk(t2)}. "
+                  f"Depois de «{ctx}» seguido de {tk(t1)}, dá p = {num(p2)} a {tk(t2)}. Qual é a probabilidade "
+                  f"de o modelo escrever “{escrito}” ({tk(t1)} e depois {tk(t2)}) logo depois de «{ctx}»?", resp,
+                  f"Pela regra da cadeia, p({tk(t1)} | «{ctx}») · p({tk(t2)} | «{ctx}» {tk(t1)}) = "
+                  f"{num(p1)} · {num(p2)} = {num(resp, casas)}.", tipo="prob", casas=casas, erros=erros,
+                  rotulo="Probabilidade")
+
+
 # ---------------------------------------------------------------------------
 # Passo 7: temperatura, top-k, top-p, o sorteio u
 # ---------------------------------------------------------------------------

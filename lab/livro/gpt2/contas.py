@@ -120,3 +120,25 @@ def bpe_gpt2():
 def pedacos(tk, texto):
     """Os tokens como texto legível, com o espaço do começo: ['Data', ' visualization', ...]."""
     return [tk.decode([i]) for i in tk.encode(texto).ids]
+
+
+def sem_atencao_do_curso(curso, bpe):
+    """O teste do curso com a atenção zerada (seção 6), nas duas frases de FRASES_THE, conferido
+    contra as notas dele: o número de tokens (o mesmo nas duas: a última posição tem o índice n - 1),
+    os pares (token, p) sem atenção, os com atenção de cada frase e o fim de cada frase ("…onto the")."""
+    import re
+
+    n = {len(bpe.encode(f).ids) for f in FRASES_THE}
+    assert len(n) == 1
+    n = n.pop()
+    assert f"índice {n - 1}" in curso["s6.sem_atencao_top2"]["nota"]
+    # as p com atenção estão só na frase do slide ("roof 0,083 · bed 0,059 | ..."): lidas dela
+    frase = curso["s6.com_atencao"]["frase"]
+    com = [[(t, float(re.search(rf"{re.escape(t.strip())} (\d+,\d+)", frase).group(1).replace(",", ".")))
+            for t in par] for par in curso["s6.com_atencao"]["valor"]]
+    assert all(0 < q < 1 for par in com for _, q in par)
+    # o slide mostra só o fim das duas frases; o laboratório deste livro as completa
+    fins = ["…" + " ".join(f.split()[-3:]) for f in FRASES_THE]
+    assert all(fim[1:] in curso["s6.com_atencao"]["nota"] for fim in fins)
+    sem = list(zip(curso["s6.sem_atencao_top2"]["valor"], curso["s6.sem_atencao_p"]["valor"]))
+    return SimpleNamespace(n=n, sem=sem, com=com, fins=fins)
