@@ -5,7 +5,7 @@ PY    := .venv/bin/python
 JB    := .venv/bin/jupyter-book
 HTML  := _build/html
 
-.PHONY: book test check trava-rapida setup lock listas corrige bench-exercicios bench bench-widgets bench-paginas serve limpa chromium pdf poppler
+.PHONY: book test check trava-rapida setup lock listas corrige bench-listas bench-exercicios bench bench-widgets bench-paginas serve limpa chromium pdf poppler
 
 ## Ambiente Python (fixado em requirements.txt; o pacote do livro em modo de desenvolvimento)
 ## e Node (fixado em package-lock.json)
@@ -146,6 +146,10 @@ listas: .venv/.pronto node_modules/.pronto
 corrige: .venv/.pronto
 	@test -n "$(ENTREGAS)" || { echo "make corrige: diga o arquivo das entregas, ENTREGAS=entregas.txt"; exit 2; }
 	$(PY) -m livro.exercicios.corrige --lista "$(LISTA)" $(QUEM) --entregas "$(ENTREGAS)"
+
+## O ciclo de quem ensina: make listas de 40 alunos com PDFs (≤ 2 min) e make corrige de 300 (≤ 10 s de CPU).
+bench-listas: setup chromium poppler
+	$(PY) dev/bench_listas.py
 
 ## Exercícios conferidos: conferir ≤ 50 ms (p95) depois do runtime pronto; ≤ 15 KB gzip a mais antes de tocar.
 bench-exercicios: book chromium

@@ -116,6 +116,8 @@ def test_o_exercicio_na_lista_sem_resolucao_nem_outra_versao():
     r = _pedido("mascaras-2", {"semente": s, "modo": "lista", "resposta": v.resposta_txt}, "conferir")
     assert 'data-veredito="certo"' in r["html"] and "lx-resolucao" not in r["html"]
     assert v.enunciado in r["html"] and set(r["desligar"]) == {"outra", "livro"}
+    solto = _pedido("mascaras-2", {"semente": s, "modo": "lista", "resposta": "0,999"}, "conferir")["html"]
+    assert 'data-veredito="errado"' in solto and "resolução" not in solto  # não há resolução para ver
     errado = _pedido("mascaras-2", {"semente": s, "modo": "lista", "resposta": v.texto(v.erros[0].valor)}, "conferir")
     assert v.erros[0].nome in errado["html"]
     oculto = _pedido("mascaras-2", {"semente": s, "modo": "lista-oculto", "resposta": v.resposta_txt}, "conferir")

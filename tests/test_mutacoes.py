@@ -26,7 +26,7 @@ def test_cada_trecho_aparece_uma_vez_e_muda_algo():
 
 def test_pelo_menos_dez_mutacoes_por_alvo_e_as_que_o_issue_pede():
     assert set(M.ALVOS) == {"brinquedo", "formato", "widgets", "notebooks", "pdf", "razao", "treino", "exercicios",
-                            "tema"}
+                            "tema", "listas"}
     for alvo in M.ALVOS:
         assert len(M.mutacoes(alvo)) >= 10, alvo
     desenho = [m for m in M.mutacoes("widgets") if m[1].startswith("desenho:")]
@@ -44,6 +44,10 @@ def test_pelo_menos_dez_mutacoes_por_alvo_e_as_que_o_issue_pede():
     exercicios = " ".join(m[1] for m in M.mutacoes("exercicios"))
     for trecho in ("leitura", "tolerância", "sorteio", "erro típico", "NFD", "%", "␣"):
         assert trecho in exercicios, trecho
+    # o ciclo de quem ensina: a semente do aluno, o link, o código de entrega, a turma, as entregas, as notas
+    listas = " ".join(m[1] for m in M.mutacoes("listas"))
+    for trecho in ("semente", "link", "código", "turma", "entregas", "notas", "oculta"):
+        assert trecho in listas, trecho
     # o tema: o desempate e o "e" das referências, a busca, os scripts, os ícones, as linhas, as figuras, o MathJax
     tema = " ".join(m[1] for m in M.mutacoes("tema"))
     for trecho in ("desempate", '"and"', "busca", "scripts", "regras", "recuo", "px", "MathJax"):

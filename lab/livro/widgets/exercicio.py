@@ -101,8 +101,8 @@ def resolucao(v):
             f'<p><strong>{escapa(v.resposta_txt)}</strong>. {v.resolucao}</p></details>')
 
 
-def veredito(v, texto):
-    """O HTML do veredito (com data-veredito) para a resposta digitada."""
+def veredito(v, texto, na_lista=False):
+    """O HTML do veredito (com data-veredito) para a resposta digitada (numa lista, sem resolução)."""
     estado, erro, _, msg = conferir(v, texto)
     if estado == "invalido":
         corpo = escapa(msg)
@@ -113,7 +113,7 @@ def veredito(v, texto):
                  f"(que daria {escapa(v.texto(erro.valor))}). Dica: {erro.dica}")
     else:
         corpo = ("Ainda não: a resposta não bate com o gabarito nem com os erros típicos que este exercício "
-                 "conhece. Refaça a conta com calma, ou veja a resolução.")
+                 "conhece. Refaça a conta com calma" + ("." if na_lista else ", ou veja a resolução."))
     return f'<p class="lx-veredito lx-{estado}" data-veredito="{estado}">{corpo}</p>'
 
 
@@ -126,7 +126,7 @@ def _na_lista(v, campos, acao, semente):
         raise ErroEntrada("Numa lista, a versão é a sua: aqui não dá para trocar de versão.")
     if acao == "conferir":
         if campos["modo"] == "lista":
-            html += veredito(v, campos.get("resposta"))
+            html += veredito(v, campos.get("resposta"), na_lista=True)
         else:
             estado, _, _, msg = conferir(v, campos.get("resposta"))
             corpo = (escapa(msg) if estado == "invalido" else
