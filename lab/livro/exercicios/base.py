@@ -24,11 +24,14 @@ class Erro:
 
 
 class Versao:
-    """Uma versão de um exercício. tipo: numero | prob | inteiro | vetor | token | escolha."""
+    """Uma versão de um exercício. tipo: numero | prob | inteiro | vetor | token | escolha.
+    dicas: HTML simples, calculado como o resto (o widget as mostra uma a uma, antes da resolução)."""
 
     def __init__(self, enunciado, resposta, resolucao, tipo="numero", casas=3, erros=(), opcoes=None,
-                 rel=None, rotulo="Sua resposta"):
+                 rel=None, rotulo="Sua resposta", dicas=()):
         self.enunciado, self.resposta, self.resolucao = enunciado, resposta, resolucao
+        # a escada de dicas, antes da resolução: 1º onde olhar; 2º o primeiro passo, com os números da versão
+        self.dicas = list(dicas)
         self.tipo, self.casas, self.rel, self.opcoes, self.rotulo = tipo, casas, rel, opcoes, rotulo
         self.tol = 10.0 ** -casas if tipo in ("numero", "prob", "vetor") else 0
         self.erros = list(erros)

@@ -21,9 +21,15 @@ def tokens_1(s):
              Erro("subiu inteiro", n - texto.count("subiu"),
                   "Você contou «subiu» como um token só. O vocabulário do brinquedo não tem «␣subiu»: "
                   "ela vira ␣sub + iu.")]
+    palavras = texto.rstrip(".").split()
+    dicas = ["Corte a frase em pedaços do vocabulário do brinquedo, da esquerda para a direita: cada palavra "
+             "com o espaço da frente é um pedaço (␣gato), se ele estiver no vocabulário; o ponto é um token à parte.",
+             f"Comece pelas palavras: «{esc(texto.rstrip('.'))}» tem {len(palavras)}. O vocabulário não tem "
+             "«␣subiu» inteira: cada «subiu» vira ␣sub + iu, um token a mais"
+             + ("; e o ponto final é mais um." if texto.endswith(".") else ".")]
     return Versao(f"Quantos tokens o brinquedo tira de «{esc(texto)}»?", n,
                   f"São {n}: {' · '.join(tk(i) for i in b.codificar(texto))}.", tipo="inteiro",
-                  casas=0, erros=erros, rotulo="Número de tokens")
+                  casas=0, erros=erros, rotulo="Número de tokens", dicas=dicas)
 
 
 @exercicio("tokens-2", "tokens", "O id de um token")

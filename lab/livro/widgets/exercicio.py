@@ -28,7 +28,13 @@ MODOS = ("", "lista", "lista-oculto")
 
 
 def padrao():
-    return {"id": "", "resposta": "", "semente": LIVRO, "modo": ""}
+    return {"id": "", "resposta": "", "semente": LIVRO, "modo": "", "dica": "0"}
+
+
+def ler_dica(valor, v):
+    """Quantas dicas já estão à vista (0 a len(v.dicas)); um valor estragado volta a 0."""
+    s = "" if valor is None else str(valor).strip()
+    return min(int(s), len(v.dicas)) if s.isdigit() and len(s) < 4 else 0
 
 
 def ler_modo(valor):
@@ -84,7 +90,9 @@ def formulario(campos):
         rotulo = "Conferir" if campos["modo"] == "lista" else "Anotar"
         return linha(_campo_resposta(v, campos.get("resposta", "")), botao(rotulo, "conferir", principal=True)) \
             + escondidos
-    return (linha(_campo_resposta(v, campos.get("resposta", "")), botao("Conferir", "conferir", principal=True))
+    dica = (botao("Uma dica", "dica") + f'<input type="hidden" name="dica" value="{escapa(campos.get("dica", "0"))}" '
+            'disabled>') if v.dicas else ""
+    return (linha(_campo_resposta(v, campos.get("resposta", "")), botao("Conferir", "conferir", principal=True), dica)
             + linha(botao("Outra versão", "outra"), botao("Versão do livro", "livro"),
                     f'<label class="lw-campo lx-semente"><span>Versão</span><input type="text" name="semente" '
                     f'value="{escapa(campos.get("semente", LIVRO))}" size="7" autocomplete="off" '
@@ -99,6 +107,14 @@ def enunciado(v):
 def resolucao(v):
     return (f'<details class="lx-resolucao"><summary>Resposta</summary>'
             f'<p><strong>{escapa(v.resposta_txt)}</strong>. {v.resolucao}</p></details>')
+
+
+def dicas(v, n):
+    """As n primeiras dicas da escada, em ordem (a resolução vem depois delas)."""
+    if not n:
+        return ""
+    itens = "".join(f'<li data-lx-dica="{k}">{d}</li>' for k, d in enumerate(v.dicas[:n], 1))
+    return f'<ol class="lx-dicas" data-lx-dicas="{n}" aria-label="Dicas">{itens}</ol>'
 
 
 def veredito(v, texto, na_lista=False):
@@ -143,23 +159,24 @@ def calcula(campos, acao, inst):
     semente = ler_semente(campos.get("semente"), campos["modo"])
     if campos["modo"]:
         return _na_lista(versao(id_, semente), campos, acao, semente)
-    if acao == "outra":
-        semente = proxima(semente, inst)
-        campos["resposta"] = ""
-    elif acao == "livro":
-        semente = None
-        campos["resposta"] = ""
-    elif acao not in (None, "conferir"):
+    if acao in ("outra", "livro"):
+        semente = proxima(semente, inst) if acao == "outra" else None
+        campos["resposta"], campos["dica"] = "", "0"
+    elif acao not in (None, "conferir", "dica"):
         raise ErroEntrada("Ação desconhecida.")
     campos["semente"] = LIVRO if semente is None else str(semente)
     v = versao(id_, semente)
+    n = ler_dica(campos.get("dica"), v) + (acao == "dica")
+    n = min(n, len(v.dicas))
+    campos["dica"] = str(n)
     html = f'<div data-lx-enunciado hidden>{enunciado(v)}</div>'
     if acao == "conferir":
         html += veredito(v, campos.get("resposta"))
     elif acao in ("outra", "livro"):
         html += f'<p class="lx-nova">{"Versão do livro" if semente is None else f"Versão {semente}"}: o enunciado acima mudou.</p>'
-    html += resolucao(v)
-    return html, campos, ["livro"] if semente is None else []
+    html += dicas(v, n) + resolucao(v)
+    desligar = (["livro"] if semente is None else []) + (["dica"] if n >= len(v.dicas) else [])
+    return html, campos, desligar, {"dica": "Sem mais dicas: a resolução está logo abaixo"} if v.dicas else {}
 
 
 def html(id_, inst, semente=None, modo=""):
