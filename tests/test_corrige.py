@@ -50,6 +50,10 @@ def test_notas_erros_tipicos_e_cada_entrada_ruim(pasta, capsys):
                    "a matrícula B2 entregou 2 códigos (linhas 1, 8); vale o último, da linha 8"]:
         assert trecho in avisos and trecho in rel, trecho
     assert "linha 3" not in avisos  # uma linha em branco não é um problema
+    curto = L.codigo("semana-4", "C3", IDS[:1], {"tokens-1": "7"})
+    _, problemas = ler_entregas(curto, "semana-4", {"C3"}, ids=IDS)
+    assert problemas == ["linha 1: o código de C3 não traz os exercícios desta lista (faltam mascaras-2, "
+                         "proximo_token-1, que contam em branco)."]
     assert [notas["A1"][k] for k in ("entregou", *IDS, "total", "maximo")] == ["sim", "1", "2", "1", "4", "4"]
     assert [notas["B2"][k] for k in ("entregou", "total")] == ["sim", "0"]
     assert notas["D4"]["entregou"] == "não" and resp[("D4", "tokens-1")]["veredito"] == "não entregou"
@@ -62,6 +66,7 @@ def test_notas_erros_tipicos_e_cada_entrada_ruim(pasta, capsys):
     nome0 = _v("B2", "mascaras-2").erros[0].nome
     assert f"erro típico: <strong>{nome0}</strong></td><td class=\"n\">1<" in rel
     assert "<script>" not in rel and "«0,999» (C3" in rel
+    assert "3 entregas. Média de quem entregou: 1,3 de 4 pontos." in rel  # Ana 4, Bruno 0, Carla 0
 
 
 def test_o_csv_de_um_lms_com_o_codigo_partido_numa_celula(pasta):

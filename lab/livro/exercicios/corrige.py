@@ -52,8 +52,9 @@ def _linhas(texto, e_csv):
     return out
 
 
-def ler_entregas(texto, lista, matriculas, e_csv=False):
-    """-> ({matrícula: (linha, respostas)}, [problemas]); vale o último código de cada aluno."""
+def ler_entregas(texto, lista, matriculas, e_csv=False, ids=None):
+    """-> ({matrícula: (linha, respostas)}, [problemas]); vale o último código de cada aluno.
+    ids: os exercícios da lista (um código com outros é corrigido nos da lista, e o relatório avisa)."""
     entregas, problemas, linhas_de = {}, [], {}
     for n, t in _linhas(texto, e_csv):
         if t.startswith("\0csv:"):
@@ -76,6 +77,10 @@ def ler_entregas(texto, lista, matriculas, e_csv=False):
             if d["m"] not in matriculas:
                 problemas.append(f"linha {n}: a matrícula {d['m']} não está na turma; o código ficou de fora.")
                 continue
+            if ids is not None and list(d["ids"]) != list(ids):
+                faltam = [i for i in ids if i not in d["ids"]]
+                problemas.append(f"linha {n}: o código de {d['m']} não traz os exercícios desta lista"
+                                 + (f" (faltam {', '.join(faltam)}, que contam em branco)" if faltam else "") + ".")
             linhas_de.setdefault(d["m"], []).append(n)
             entregas[d["m"]] = (n, d)
     for m, ns in linhas_de.items():
@@ -134,9 +139,13 @@ def _barra(rotulo, n, total, classe):
 
 
 def relatorio(cfg, turma, linhas, problemas):
-    n_entregas = len({r[0] for r in linhas if r[5] != "ausente"})
+    entregaram = {r[0] for r in linhas if r[5] != "ausente"}
+    totais = [sum(r[7] for r in linhas if r[0] == m) for m in sorted(entregaram)]
+    maximo = sum(p for _, p in cfg["exercicios"])
+    media = (f" Média de quem entregou: {num(sum(totais) / len(totais), 1)} de {_n(maximo)} pontos."
+             if totais else "")
     partes = [f"<h1>Correção da lista «{esc(cfg['lista'])}»</h1>",
-              f"<p>{contagem(len(turma), 'aluno')} na turma, {contagem(n_entregas, 'entrega', 'entregas')}. "
+              f"<p>{contagem(len(turma), 'aluno')} na turma, {contagem(len(entregaram), 'entrega', 'entregas')}.{media} "
               "Cada resposta foi conferida de novo, na versão do aluno, pelo mesmo código das páginas do livro.</p>"]
     if problemas:
         partes.append("<h2>Problemas nas entregas</h2><ul>" + "".join(f"<li>{esc(p)}</li>" for p in problemas) + "</ul>")
@@ -191,7 +200,8 @@ def main(argv=None):
             raise Invalida(f"não achei o arquivo das entregas, {a.entregas}.") from None
     except Invalida as e:
         raise SystemExit(f"make corrige: {e}") from None
-    entregas, problemas = ler_entregas(texto, cfg["lista"], {m for _, m in turma}, a.entregas.lower().endswith(".csv"))
+    entregas, problemas = ler_entregas(texto, cfg["lista"], {m for _, m in turma}, a.entregas.lower().endswith(".csv"),
+                                       [i for i, _ in cfg["exercicios"]])
     linhas = corrigir(cfg, turma, entregas)
     (pasta / "notas.csv").write_text(notas_csv(cfg, turma, linhas, entregas), encoding="utf-8")
     cab = [["matricula", "nome", "exercicio", "versao", "resposta", "veredito", "erro_tipico", "pontos", "maximo"]]
