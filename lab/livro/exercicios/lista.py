@@ -28,22 +28,23 @@ MAX_RESPOSTA = 200
 MAX_PONTOS = 100
 
 
+def _ler(texto, padrao, mensagem):
+    s = ("" if texto is None else str(texto)).strip()
+    if not padrao.match(s):
+        raise Invalida(mensagem.format(s[:40]))
+    return s
+
+
 def ler_nome(texto):
     """O nome da lista (LISTA): 'semana-4'."""
-    s = ("" if texto is None else str(texto)).strip()
-    if not _NOME.match(s):
-        raise Invalida(f"O nome da lista, «{s[:40]}», precisa ter de 1 a 40 caracteres: letras minúsculas sem "
-                       "acento, dígitos, ponto, hífen ou sublinhado, como semana-4.")
-    return s
+    return _ler(texto, _NOME, "O nome da lista, «{}», precisa ter de 1 a 40 caracteres: letras minúsculas sem "
+                "acento, dígitos, ponto, hífen ou sublinhado, como semana-4.")
 
 
 def ler_matricula(texto):
     """Uma matrícula: letras sem acento, dígitos, ponto, hífen, sublinhado (até 30)."""
-    s = ("" if texto is None else str(texto)).strip()
-    if not _MATRICULA.match(s):
-        raise Invalida(f"A matrícula «{s[:40]}» precisa ter de 1 a 30 caracteres: letras sem acento, dígitos, "
-                       "ponto, hífen ou sublinhado.")
-    return s
+    return _ler(texto, _MATRICULA, "A matrícula «{}» precisa ter de 1 a 30 caracteres: letras sem acento, dígitos, "
+                "ponto, hífen ou sublinhado.")
 
 
 def semente(lista, matricula):
