@@ -507,6 +507,8 @@ LISTAS = {
         ("link: sempre confere", '"conferir": p["conferir"] == "1"}', '"conferir": True}'),
         ("código: o CRC não é conferido", 'if len(b) < 6 or int.from_bytes(b[:4], "big") != zlib.crc32(b[4:]):',
          "if len(b) < 6:"),
+        ("código: a soma dos exercícios não é conferida", "if soma != soma_dos_exercicios(ids) or len(r) != len(ids):",
+         "if len(r) != len(ids):"),
         ("código: a quebra de linha do e-mail fica", 'partes = re.sub(r"\\s+", "", texto or "").split(PREFIXO)[1:]',
          'partes = (texto or "").split(PREFIXO)[1:]'),
         ("escolha: na ordem digitada", "return [(i, pedidos[i]) for i in EXERCICIOS if i in pedidos]",

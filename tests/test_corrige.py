@@ -51,9 +51,9 @@ def test_notas_erros_tipicos_e_cada_entrada_ruim(pasta, capsys):
         assert trecho in avisos and trecho in rel, trecho
     assert "linha 3" not in avisos  # uma linha em branco não é um problema
     curto = L.codigo("semana-4", "C3", IDS[:1], {"tokens-1": "7"})
-    _, problemas = ler_entregas(curto, "semana-4", {"C3"}, ids=IDS)
-    assert problemas == ["linha 1: o código de C3 não traz os exercícios desta lista (faltam mascaras-2, "
-                         "proximo_token-1, que contam em branco)."]
+    _, problemas = ler_entregas(curto, "semana-4", {"C3"}, IDS)
+    assert problemas == ["linha 1: o código é de uma lista com outros exercícios (a lista mudou depois do link?); "
+                         "ficou de fora."]
     assert [notas["A1"][k] for k in ("entregou", *IDS, "total", "maximo")] == ["sim", "1", "2", "1", "4", "4"]
     assert [notas["B2"][k] for k in ("entregou", "total")] == ["sim", "0"]
     assert notas["D4"]["entregou"] == "não" and resp[("D4", "tokens-1")]["veredito"] == "não entregou"
@@ -76,7 +76,7 @@ def test_o_csv_de_um_lms_com_o_codigo_partido_numa_celula(pasta):
                'Lima,Bruno,bruno@x,"sem código"\n')
     notas, _, _ = _corrige(pasta, [csv_lms], "moodle.csv")
     assert notas["A1"]["total"] == "4" and notas["B2"]["entregou"] == "não"
-    _, problemas = ler_entregas(csv_lms, "semana-4", {"A1", "B2"}, e_csv=True)
+    _, problemas = ler_entregas(csv_lms, "semana-4", {"A1", "B2"}, IDS, e_csv=True)
     assert problemas == ["linha 4: não achei um código de entrega (um código começa com LIVRO1:)."]
 
 

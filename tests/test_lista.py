@@ -1,7 +1,9 @@
 """A lista de um aluno (livro.exercicios.lista e os widgets lista, entrega e exercicio no modo lista):
 a versão sai de (lista, matrícula, exercício), o link e o código de entrega pegam o que foi cortado ou
 mexido, e numa lista não há resolução, troca de versão nem, com CONFERIR=nao, veredito."""
+import base64
 import json
+import zlib
 
 import pytest
 
@@ -77,18 +79,32 @@ def test_o_link_leva_o_aluno_e_pega_o_que_foi_mexido():
         L.ler_link("?" + "&".join(f"{k}={v}" for k, v in ruim.items()))
 
 
+def _json(r):
+    return json.dumps({"l": "semana-4", "m": "A1", "e": L.soma_dos_exercicios(IDS), "r": [r[i].strip() for i in IDS]},
+                      ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def test_o_codigo_de_entrega_leva_as_respostas_como_digitadas():
     r = {"tokens-1": " 7 ", "embeddings-1": "[-0,5; 1,5; 2; 3]", "mascaras-2": "39,5%",
          "proximo_token-1": "␣telha\u0301do", "escala-2": "<script>alert(1)</script>"}
     c = L.codigo("semana-4", "A1", IDS, r)
     assert c.startswith(L.PREFIXO) and len(c) < 400
-    d = L.ler_codigo(c)
-    assert d == {"lista": "semana-4", "m": "A1", "ids": IDS, "respostas": {k: v.strip() for k, v in r.items()}}
+    d = L.ler_codigo(c, IDS)
+    assert d == {"lista": "semana-4", "m": "A1", "soma": L.soma_dos_exercicios(IDS),
+                 "respostas": {k: v.strip() for k, v in r.items()}}
+    assert L.ler_codigo(c)["respostas"] == [r[i].strip() for i in IDS]
     # as quebras de linha e os espaços de um e-mail não atrapalham
-    assert L.ler_codigo(c[:30] + "\n  " + c[30:60] + " " + c[60:]) == d
+    assert L.ler_codigo(c[:30] + "\n  " + c[30:60] + " " + c[60:], IDS) == d
     assert L.achar_codigos(f'"{c[:40]}\n{c[40:]}";x') == [c]
-    assert L.ler_codigo(L.codigo("s", "1", ["tokens-1"], {}))["respostas"] == {"tokens-1": ""}
-    assert len(L.ler_codigo(L.codigo("s", "1", ["tokens-1"], {"tokens-1": "9" * 5000}))["respostas"]["tokens-1"]) == 200
+    assert L.ler_codigo(L.codigo("s", "1", ["tokens-1"], {}), ["tokens-1"])["respostas"] == {"tokens-1": ""}
+    assert len(L.ler_codigo(L.codigo("s", "1", ["tokens-1"], {"tokens-1": "9" * 5000}))["respostas"][0]) == 200
+    # o código de outra escolha de exercícios não se lê como desta
+    with pytest.raises(Invalida, match="outros exercícios"):
+        L.ler_codigo(c, IDS[:-1])
+    with pytest.raises(Invalida, match="outros exercícios"):
+        L.ler_codigo(c, list(reversed(IDS)))
+    # o mesmo código em qualquer máquina: nada de compressão (o texto do JSON, com a soma)
+    assert c == L.PREFIXO + base64.urlsafe_b64encode(zlib.crc32(_json(r)).to_bytes(4, "big") + _json(r)).decode().rstrip("=")
 
 
 def test_o_codigo_cortado_ou_com_um_caractere_trocado_e_recusado():
@@ -149,9 +165,9 @@ def test_os_widgets_lista_e_entrega():
     respostas = json.dumps({"tokens-1": "7", "mascaras-2": "0,25"})
     g = api.responder({"widget": "entrega", "campos": {"link": consulta, "respostas": respostas}, "acao": "gerar"})
     c = g["html"].split("data-lx-codigo>")[1].split("<")[0]
-    assert L.ler_codigo(c)["respostas"] == {i: {"tokens-1": "7", "mascaras-2": "0,25"}.get(i, "") for i in IDS}
+    assert L.ler_codigo(c, IDS)["respostas"] == {i: {"tokens-1": "7", "mascaras-2": "0,25"}.get(i, "") for i in IDS}
     assert "Em branco:" in g["html"] and "Nada foi enviado" in g["html"]
     for lixo in ["[", "1e308", '"x"', '{"tokens-1": 5}']:  # o JSON escondido estragado: só respostas em branco
         h = api.responder({"widget": "entrega", "campos": {"link": consulta, "respostas": lixo}, "acao": "gerar"})["html"]
-        assert set(L.ler_codigo(h.split("data-lx-codigo>")[1].split("<")[0])["respostas"].values()) == {""}
+        assert set(L.ler_codigo(h.split("data-lx-codigo>")[1].split("<")[0])["respostas"]) == {""}
     assert "gerar" in api.responder({"widget": "entrega", "campos": {}})["desligar"]

@@ -52,9 +52,9 @@ def _linhas(texto, e_csv):
     return out
 
 
-def ler_entregas(texto, lista, matriculas, e_csv=False, ids=None):
+def ler_entregas(texto, lista, matriculas, ids, e_csv=False):
     """-> ({matrícula: (linha, respostas)}, [problemas]); vale o último código de cada aluno.
-    ids: os exercícios da lista (um código com outros é corrigido nos da lista, e o relatório avisa)."""
+    ids: os exercícios da lista (o código de uma escolha de exercícios diferente fica de fora, avisado)."""
     entregas, problemas, linhas_de = {}, [], {}
     for n, t in _linhas(texto, e_csv):
         if t.startswith("\0csv:"):
@@ -71,16 +71,18 @@ def ler_entregas(texto, lista, matriculas, e_csv=False, ids=None):
             except Invalida as e:
                 problemas.append(f"linha {n}: {e}.")
                 continue
+            if d["lista"] == lista:
+                try:
+                    d = ler_codigo(c, ids)
+                except Invalida as e:
+                    problemas.append(f"linha {n}: {e}; ficou de fora.")
+                    continue
             if d["lista"] != lista:
                 problemas.append(f"linha {n}: o código é da lista «{d['lista']}», não da «{lista}»; ficou de fora.")
                 continue
             if d["m"] not in matriculas:
                 problemas.append(f"linha {n}: a matrícula {d['m']} não está na turma; o código ficou de fora.")
                 continue
-            if ids is not None and list(d["ids"]) != list(ids):
-                faltam = [i for i in ids if i not in d["ids"]]
-                problemas.append(f"linha {n}: o código de {d['m']} não traz os exercícios desta lista"
-                                 + (f" (faltam {', '.join(faltam)}, que contam em branco)" if faltam else "") + ".")
             linhas_de.setdefault(d["m"], []).append(n)
             entregas[d["m"]] = (n, d)
     for m, ns in linhas_de.items():
@@ -200,8 +202,8 @@ def main(argv=None):
             raise Invalida(f"não achei o arquivo das entregas, {a.entregas}.") from None
     except Invalida as e:
         raise SystemExit(f"make corrige: {e}") from None
-    entregas, problemas = ler_entregas(texto, cfg["lista"], {m for _, m in turma}, a.entregas.lower().endswith(".csv"),
-                                       [i for i, _ in cfg["exercicios"]])
+    entregas, problemas = ler_entregas(texto, cfg["lista"], {m for _, m in turma}, [i for i, _ in cfg["exercicios"]],
+                                       a.entregas.lower().endswith(".csv"))
     linhas = corrigir(cfg, turma, entregas)
     (pasta / "notas.csv").write_text(notas_csv(cfg, turma, linhas, entregas), encoding="utf-8")
     cab = [["matricula", "nome", "exercicio", "versao", "resposta", "veredito", "erro_tipico", "pontos", "maximo"]]

@@ -8,8 +8,9 @@ Só a biblioteca padrão: roda também no navegador (a página da lista, `book/l
   versão de um aluno não aparece.
 - O link leva L, m, os exercícios e se o site confere; uma soma de conferência pega o link
   cortado ou mexido.
-- O código de entrega leva L, m, os exercícios e cada resposta como foi digitada (nunca um
-  veredito: a correção refaz tudo), comprimido (deflate) e com uma soma de conferência (CRC-32).
+- O código de entrega leva L, m, uma soma dos exercícios e cada resposta como foi digitada (nunca
+  um veredito: a correção refaz tudo), com uma soma de conferência (CRC-32). Sem compressão: o mesmo
+  código em qualquer máquina (a saída de um zlib muda de uma biblioteca para outra).
 """
 import base64
 import json
@@ -156,22 +157,28 @@ def ler_link(texto):
 # ---------------------------------------------------------------------------
 # O código de entrega
 # ---------------------------------------------------------------------------
+def soma_dos_exercicios(ids):
+    """8 letras que identificam a lista de exercícios (o código leva só elas, não os ids)."""
+    return _soma(",".join(ids))
+
+
 def codigo(lista, matricula, ids, respostas):
-    """O código de entrega: PREFIXO + base64url(CRC-32 + deflate(JSON)). respostas: texto por exercício."""
+    """O código de entrega: PREFIXO + base64url(CRC-32 + JSON), sem compressão (os mesmos bytes em
+    qualquer máquina). O JSON leva a lista, a matrícula, a soma dos exercícios e as respostas, na ordem."""
     r = ["" if respostas.get(i) is None else str(respostas.get(i)).strip()[:MAX_RESPOSTA] for i in ids]
-    dados = json.dumps({"l": ler_nome(lista), "m": ler_matricula(matricula), "e": list(ids), "r": r},
+    dados = json.dumps({"l": ler_nome(lista), "m": ler_matricula(matricula), "e": soma_dos_exercicios(ids), "r": r},
                        ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    c = zlib.compressobj(9, zlib.DEFLATED, -15)  # deflate cru: a conferência é só a do CRC-32 abaixo
-    z = c.compress(dados) + c.flush()
-    corpo = zlib.crc32(z).to_bytes(4, "big") + z
+    corpo = zlib.crc32(dados).to_bytes(4, "big") + dados
     return PREFIXO + base64.urlsafe_b64encode(corpo).decode("ascii").rstrip("=")
 
 
 CORROMPIDO = "o código está incompleto ou tem um caractere trocado (a soma de conferência não bate)"
+OUTROS = "o código é de uma lista com outros exercícios (a lista mudou depois do link?)"
 
 
-def ler_codigo(texto):
-    """Um código de entrega -> {"lista", "m", "ids", "respostas"}; senão Invalida (em português)."""
+def ler_codigo(texto, ids=None):
+    """Um código de entrega -> {"lista", "m", "soma", "respostas"}; com ids, as respostas por exercício
+    (e Invalida se o código é de outra escolha de exercícios). Senão Invalida (em português)."""
     s = "" if texto is None else str(texto)
     i = s.find(PREFIXO)
     if i < 0:
@@ -183,15 +190,18 @@ def ler_codigo(texto):
         b = base64.urlsafe_b64decode(corpo + "=" * (-len(corpo) % 4))
         if len(b) < 6 or int.from_bytes(b[:4], "big") != zlib.crc32(b[4:]):
             raise ValueError
-        d = json.loads(zlib.decompress(b[4:], -15).decode("utf-8"))
-        lista, m, ids, r = d["l"], d["m"], d["e"], d["r"]
-        if not (isinstance(ids, list) and isinstance(r, list) and len(ids) == len(r)
-                and all(isinstance(x, str) for x in ids + r)):
+        d = json.loads(b[4:].decode("utf-8"))
+        lista, m, soma, r = d["l"], d["m"], d["e"], d["r"]
+        if not (isinstance(r, list) and isinstance(soma, str) and all(isinstance(x, str) for x in r)):
             raise ValueError
         lista, m = ler_nome(lista), ler_matricula(m)
-    except (ValueError, KeyError, TypeError, zlib.error, Invalida):
+    except (ValueError, KeyError, TypeError, Invalida):
         raise Invalida(CORROMPIDO) from None
-    return {"lista": lista, "m": m, "ids": ids, "respostas": dict(zip(ids, r))}
+    if ids is not None:
+        if soma != soma_dos_exercicios(ids) or len(r) != len(ids):
+            raise Invalida(OUTROS)
+        r = dict(zip(ids, r))
+    return {"lista": lista, "m": m, "soma": soma, "respostas": r}
 
 
 def achar_codigos(texto):
