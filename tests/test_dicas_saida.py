@@ -13,7 +13,7 @@ from livro.exercicios import EXERCICIOS, versao
 from livro.exercicios.base import esc
 from livro.widgets import api
 
-PAGINAS = {"saida", "proximo_token", "por_que_bloco", "desde_2017", "escala", "laboratorio"}
+PAGINAS = {"saida", "proximo_token", "por_que_bloco", "desde_2017", "escala", "laboratorio", "treino"}
 IDS = [i for i, e in EXERCICIOS.items() if e.pagina in PAGINAS]
 SEMENTES = range(1, 31)
 # Onde o gabarito pode aparecer na 2ª dica mais vezes que no enunciado: nenhum (cada 2ª dica foi desenhada
