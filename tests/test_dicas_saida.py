@@ -37,8 +37,8 @@ def _numeros(v):
 
 
 def test_todos_os_exercicios_das_paginas():
-    assert len(IDS) == 13
-    assert {"saida-1", "proximo_token-4"} <= set(IDS)
+    assert len(IDS) == 20
+    assert {"saida-1", "proximo_token-4", "por_que_bloco-1", "escala-2", "laboratorio-1", "treino-7"} <= set(IDS)
 
 
 @pytest.mark.parametrize("id_", IDS)
