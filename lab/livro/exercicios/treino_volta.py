@@ -243,7 +243,7 @@ def treino_7(s):
     dicas = ["A norma tira a média e divide pelo desvio da própria linha, e a volta desfaz as duas coisas: ∂L/∂y = "
              "(∂L/∂ŷ − média(∂L/∂ŷ) − ŷ · média(∂L/∂ŷ ⊙ ŷ)) / s. Comece pelas duas médias.",
              f"As duas médias da linha {i} de «{esc(texto)}»: média(∂L/∂ŷ{sub(i)}) = {num(mg, 5)} e média(∂L/∂ŷ{sub(i)} ⊙ ŷ{sub(i)}) = "
-             f"{num(mgv, 5)}. Agora, em cada coordenada, tire {num(mg, 5)} e ŷ × {num(mgv, 5)} de ∂L/∂ŷ e divida por "
+             f"{num(mgv, 5)}. Agora, em cada coordenada, tire {num(mg, 5)} e ŷ · ({num(mgv, 5)}) de ∂L/∂ŷ e divida por "
              f"s = {num(desvio, 5)}."]
     return Versao(f"Em {_frase(texto, ids)}, com os pesos do brinquedo e a perda média da frase, a volta chega à "
                   f"norma final {_linha_lida(ids, i, 'na')}, com ∂L/∂ŷ{sub(i)} = {vetor(g, 5)}. Na ida, essa linha "
