@@ -75,7 +75,7 @@ def treino_1(s):
                 f"Se a perda fosse só a da linha {i} (sem a média das {n} linhas), quanto valeria")
     tabela = "; ".join(f"{tk(t)} {num(x)}" for t, x in enumerate(p))
     dicas = ["Para a perda −ln p(alvo), a derivada em relação ao logit de cada token é p − e, com e = 1 no alvo "
-             "(o token que vem depois na frase) e e = 0 em todos os outros"
+             "(o token que vem depois na frase) e 0 em todos os outros"
              + (": com a média das linhas, cada linha entra dividida pelo número delas." if media else "."),
              f"Em «{esc(texto)}», a linha {i} lê {tk(ids[i - 1])}, e o alvo dela é o token seguinte, {tk(alvo)}: "
              f"na coluna de {tk(j)}, e = {e}"
