@@ -392,10 +392,13 @@ EXERCICIOS = {
          'Erro("com a média", depois(eta / (n + 1))[alvo]'),
         ("treino-3: a média no lugar da soma", 'resp = G["E"][t]', 'resp = [x / len(pos) for x in G["E"][t]]'),
         ("treino-3: outra versão sem token repetido", "    elif repetidos:\n", "    elif False:\n"),
+        ("dica: a 2ª dica de treino-1 dá o gabarito", '+ f" Agora pegue o p de {tk(j)} na tabela."]',
+         '+ f" Dá {num(resp)}."]'),
     ],
     "lab/livro/exercicios/saida.py": [
         ("saida-3: a perda em bits", "resp = -math.log(p[alvo])", "resp = -math.log2(p[alvo])"),
         ("saida-4: o segundo fator da linha do contexto", "    resp = p1 * p2\n", "    resp = p1 * p2_antes\n"),
+        ("dica: saida-3 sem a escada", 'rotulo="Perda (nats)", dicas=dicas)', 'rotulo="Perda (nats)")'),
     ],
     # a lista para o LMS: o Moodle (numerical, cloze, shortanswer, as categorias) e o QTI 2.1
     "lab/livro/exercicios/lms.py": [

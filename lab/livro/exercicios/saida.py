@@ -2,7 +2,7 @@
 import math
 
 from livro import brinquedo as b
-from livro.formato import casas_min, num
+from livro.formato import casas_min, num, vetor
 from livro.exercicios.base import Degenerado, Erro, Versao, exercicio, esc, frase, sub, tk
 
 
@@ -37,10 +37,14 @@ def saida_1(s):
     erros = [Erro("sem exponencial", z[j] / soma_z if soma_z else 99.0,
                   "Você dividiu o logit pela soma dos logits: o softmax exponencia antes, p = e^z / Σ e^z."),
              Erro("uniforme", 1 / b.V, f"Esse é o chute uniforme, 1/{b.V}: use os logits.")]
+    dicas = [f"O softmax leva os {b.V} logits da linha a probabilidades: exponencie cada logit e divida o de "
+             f"{tk(j)} pela soma de todas as exponenciais, p = e^z / Σ e^z.",
+             f"O denominador: as {b.V} exponenciais dos logits da tabela somam Σ e^z = "
+             f"{num(sum(math.exp(x) for x in z))}. Agora exponencie o logit de {tk(j)} e divida por essa soma."]
     return Versao(f"Em «{esc(texto)}», os logits da linha {i} são: {_tabela(z)}. "
                   f"Qual é a probabilidade de {tk(j)}?", p[j],
                   f"p = e^{{{num(z[j])}}} / Σ e^z = {num(math.exp(z[j]))} / {num(sum(math.exp(x) for x in z))} = {num(p[j])}.",
-                  tipo="prob", erros=erros, rotulo="Probabilidade")
+                  tipo="prob", erros=erros, rotulo="Probabilidade", dicas=dicas)
 
 
 @exercicio("saida-2", "saida", "Logits multiplicados", transferencia=True)
@@ -54,10 +58,16 @@ def saida_2(s):
              Erro("potência sem renormalizar", p[t] ** a, f"p^{casas_min(a)} é o numerador certo, mas falta dividir "
                   "pela nova soma de todos os termos."),
              Erro("multiplicou p", a * p[t] if a * p[t] <= 1 else 99.0, "Multiplicar os logits não multiplica as probabilidades.")]
+    dicas = [f"Multiplicar todos os logits por {casas_min(a)} é usar a temperatura T = 1/{casas_min(a)}: "
+             "refaça o softmax com os logits novos, a · z, e o denominador também muda.",
+             f"O logit de {tk(t)} passa de {num(z[t])} a {casas_min(a)} · {num(z[t])} = {num(a * z[t])}, e o "
+             f"numerador fica e^{{{num(a * z[t])}}} = {num(math.exp(a * z[t]))}. Agora faça o mesmo com os outros "
+             f"{b.V - 1} logits e divida pela soma."]
     return Versao(f"Em «{esc(texto)}», o mais provável da última linha é {tk(t)}, com p = {num(p[t])}. "
                   f"Multiplique todos os {b.V} logits por {casas_min(a)}: qual passa a ser a probabilidade de {tk(t)}?",
                   pa[t], f"softmax({casas_min(a)} · z) é o softmax na temperatura T = 1/{casas_min(a)}: "
-                  f"p = {num(pa[t])} (era {num(p[t])}).", tipo="prob", erros=erros, rotulo="Probabilidade")
+                  f"p = {num(pa[t])} (era {num(p[t])}).", tipo="prob", erros=erros, rotulo="Probabilidade",
+                  dicas=dicas)
 
 
 @exercicio("saida-3", "saida", "A perda de uma linha")
@@ -74,10 +84,15 @@ def saida_3(s):
     erros = [Erro("log na base 10", -math.log10(p[alvo]), "A perda do livro usa o logaritmo natural (nats), não o de base 10."),
              Erro("sem o sinal", math.log(p[alvo]), "A perda é −ln p: o sinal de menos a deixa positiva."),
              Erro("o mais provável", -math.log(p[top]), f"Use a probabilidade do alvo, {tk(alvo)}, não a do mais provável.")]
+    dicas = ["A perda de uma linha é −ln da probabilidade que o modelo deu ao alvo, o token que veio de fato "
+             "depois, com o logaritmo natural (nats): a do mais provável não entra.",
+             f"A probabilidade que conta é a de {tk(alvo)}, {num(p[alvo])} (não o {num(p[top])} de {tk(top)}); "
+             "−ln p é o mesmo que ln(1/p), e "
+             f"1/{num(p[alvo])} = {num(1 / p[alvo])}. Agora tire o logaritmo natural desse número."]
     return Versao(f"Em «{esc(texto)}», a linha {i} ({tk(ids[i - 1])}) tem como alvo o token seguinte, {tk(alvo)}, "
                   f"com p = {num(p[alvo])}; o mais provável é {tk(top)}, com {num(p[top])}. "
                   f"Qual é a perda dessa linha, em nats?", resp,
-                  f"−ln {num(p[alvo])} = {num(resp)} nats.", erros=erros, casas=2, rotulo="Perda (nats)")
+                  f"−ln {num(p[alvo])} = {num(resp)} nats.", erros=erros, casas=2, rotulo="Perda (nats)", dicas=dicas)
 
 
 @exercicio("saida-4", "saida", "Dois tokens seguidos: a regra da cadeia", transferencia=True)
@@ -105,12 +120,16 @@ def saida_4(s):
                   f"O segundo fator é a probabilidade de {tk(t2)} depois de {tk(t1)}: a da linha que já viu "
                   f"{tk(t1)}, não a da linha do contexto."),
              Erro("só o primeiro token", p1, f"Falta o segundo passo: {tk(t2)} também tem de sair.")]
+    dicas = ["Regra da cadeia: a probabilidade de dois tokens seguidos é a do primeiro depois do contexto vezes "
+             "a do segundo depois do contexto já seguido do primeiro.",
+             f"O primeiro fator é p({tk(t1)} | «{ctx}») = {num(p1)}. O segundo vem da linha que já viu {tk(t1)}: "
+             f"{num(p2)}, não o {num(p2_antes)} da linha do contexto. Agora multiplique os dois."]
     return Versao(f"Depois de «{ctx}», o modelo dá p = {num(p1)} a {tk(t1)} e p = {num(p2_antes)} a {tk(t2)}. "
                   f"Depois de «{ctx}» seguido de {tk(t1)}, dá p = {num(p2)} a {tk(t2)}. Qual é a probabilidade "
                   f"de o modelo escrever “{escrito}” ({tk(t1)} e depois {tk(t2)}) logo depois de «{ctx}»?", resp,
                   f"Pela regra da cadeia, p({tk(t1)} | «{ctx}») · p({tk(t2)} | «{ctx}» {tk(t1)}) = "
                   f"{num(p1)} · {num(p2)} = {num(resp, casas)}.", tipo="prob", casas=casas, erros=erros,
-                  rotulo="Probabilidade")
+                  rotulo="Probabilidade", dicas=dicas)
 
 
 # ---------------------------------------------------------------------------
@@ -145,11 +164,16 @@ def proximo_1(s):
              Erro("sem o top-k", b.sortear(b.ranking(det["p"]), sorted(det["p"], reverse=True), u),
                   f"O top-k deixa só os {k} mais prováveis antes do sorteio.")]
     linhas = "; ".join(f"{tk(j)} {num(q)} (acumulada {num(a)})" for j, q, a in zip(ordem, det["q"], det["acumuladas"]))
+    dicas = [f"Três passos, nesta ordem: divida os logits por T e faça o softmax; fique com os {k} mais prováveis e "
+             f"renormalize; ande pelas acumuladas até a primeira que passa de u = {casas_min(u)}.",
+             f"Os logits divididos por T = {casas_min(T)}, na ordem da tabela: {vetor([x / T for x in z])}; o "
+             f"softmax deles dá {vetor(det['p'])}. Agora fique com os {k} maiores, renormalize e procure "
+             f"u = {casas_min(u)} nas acumuladas."]
     return Versao(f"Os logits da última linha de «{esc(texto)}» são: {_tabela(z)}. Com T = {casas_min(T)}, "
                   f"top-k = {k} e o sorteio u = {casas_min(u)}, que token sai?", resp,
                   f"softmax(z / {casas_min(T)}), os {k} primeiros, renormalizados: {linhas}. "
                   f"O primeiro cuja acumulada passa de {casas_min(u)} é {tk(resp)}.",
-                  tipo="token", erros=erros, rotulo="Token")
+                  tipo="token", erros=erros, rotulo="Token", dicas=dicas)
 
 
 @exercicio("proximo_token-2", "proximo_token", "Quantos ficam no top-p?")
@@ -164,11 +188,16 @@ def proximo_2(s):
                   "o token que faz a soma passar do corte também fica."),
              Erro("sem a temperatura", len(b.filtrar(b.softmax(z), top_p=P)[0]),
                   f"O corte vale sobre as probabilidades já na temperatura T = {casas_min(T)}.")]
+    dicas = [f"Primeiro a temperatura: o softmax de z / T. Depois ordene do mais provável ao menos e vá somando: o "
+             f"top-p guarda o menor grupo cuja soma chega a {casas_min(P)}, com o token que faz a soma passar.",
+             f"Em T = {casas_min(T)}, as probabilidades, da maior para a menor, são: "
+             f"{'; '.join(num(x) for x in sorted(p, reverse=True))}. Agora some da maior para a menor até chegar "
+             f"a {casas_min(P)}."]
     return Versao(f"Os logits da última linha de «{esc(texto)}» são: {_tabela(z)}. Com T = {casas_min(T)} e "
                   f"top-p = {casas_min(P)}, quantos tokens ficam para o sorteio?", len(o),
                   "As acumuladas, do mais provável ao menos: " + "; ".join(num(a) for a in acum[:len(o) + 1])
                   + f". A {len(o)}ª é a primeira que chega a {casas_min(P)}: ficam {len(o)}.",
-                  tipo="inteiro", casas=0, erros=erros, rotulo="Tokens")
+                  tipo="inteiro", casas=0, erros=erros, rotulo="Tokens", dicas=dicas)
 
 
 @exercicio("proximo_token-3", "proximo_token", "Depois do corte", transferencia=True)
@@ -183,11 +212,16 @@ def proximo_3(s):
                   "cada p pela soma dos que ficaram."),
              Erro("T = 1", b.filtrar(b.softmax(z), top_p=P)[1][0],
                   f"Use as probabilidades na temperatura T = {casas_min(T)}.")]
+    dicas = [f"Faça o corte do top-p nas probabilidades em T = {casas_min(T)} e renormalize: no sorteio, {tk(o[0])} "
+             "fica com a probabilidade dela dividida pela soma das que ficaram.",
+             f"Em T = {casas_min(T)}, {tk(o[0])} tem p = {num(p[o[0]])}, e as probabilidades, da maior para a menor, "
+             f"são: {'; '.join(num(x) for x in sorted(p, reverse=True))}. Agora ache o corte de {casas_min(P)} e "
+             "some as que ficam."]
     return Versao(f"Os logits da última linha de «{esc(texto)}» são: {_tabela(z)}. Com T = {casas_min(T)} e "
                   f"top-p = {casas_min(P)}, que probabilidade tem {tk(o[0])} no sorteio, depois do corte?", q[0],
                   f"Ficam {len(o)} tokens, com soma {num(sum(p[j] for j in o))}; "
                   f"{num(p[o[0]])} / {num(sum(p[j] for j in o))} = {num(q[0])}.",
-                  tipo="prob", erros=erros, rotulo="Probabilidade")
+                  tipo="prob", erros=erros, rotulo="Probabilidade", dicas=dicas)
 
 
 @exercicio("proximo_token-4", "proximo_token", "Outra temperatura", transferencia=True)
@@ -201,9 +235,14 @@ def proximo_4(s):
                   "Você dividiu as probabilidades por T: a temperatura divide os logits, antes do softmax."),
              Erro("multiplicou por T", b.softmax([x * T for x in z])[t], "Com T, os logits são divididos por T, não multiplicados."),
              Erro("T = 1", p1[t], "Essa é a probabilidade em T = 1.")]
+    dicas = [f"A temperatura divide os logits, antes do softmax: p = e^(z/T) / Σ e^(z/T), com os logits da tabela "
+             f"e T = {casas_min(T)} (nunca as probabilidades divididas por T).",
+             f"Divididos por T = {casas_min(T)}, os logits ficam, na ordem da tabela, {vetor([x / T for x in z])}; o "
+             f"de {tk(t)} é {num(z[t] / T)}. Agora exponencie todos e divida o de {tk(t)} pela soma."]
     return Versao(f"Em T = 1, {tk(t)} tem p = {num(p1[t])} na última linha de «{esc(texto)}»; os logits são: "
                   f"{_tabela(z)}. Qual é a probabilidade de {tk(t)} em T = {casas_min(T)}?", pT[t],
-                  f"softmax(z / {casas_min(T)}): p = {num(pT[t])}.", tipo="prob", erros=erros, rotulo="Probabilidade")
+                  f"softmax(z / {casas_min(T)}): p = {num(pT[t])}.", tipo="prob", erros=erros, rotulo="Probabilidade",
+                  dicas=dicas)
 
 
 _ = sub  # (reservado aos enunciados com índices)

@@ -74,6 +74,13 @@ def treino_1(s):
     pergunta = (f"Com a perda da página, a média das {n} linhas com alvo, quanto vale" if media else
                 f"Se a perda fosse só a da linha {i} (sem a média das {n} linhas), quanto valeria")
     tabela = "; ".join(f"{tk(t)} {num(x)}" for t, x in enumerate(p))
+    dicas = ["Para a perda −ln p(alvo), a derivada em relação ao logit de cada token é p − e, com e = 1 no alvo "
+             "(o token que vem depois na frase) e 0 em todos os outros"
+             + (": com a média das linhas, cada linha entra dividida pelo número delas." if media else "."),
+             f"Em «{esc(texto)}», a linha {i} lê {tk(ids[i - 1])}, e o alvo dela é o token seguinte, {tk(alvo)}: "
+             f"na coluna de {tk(j)}, e = {e}"
+             + (f"; a média divide por {n}, as linhas com alvo." if media else "; a perda é só a dessa linha, nada a dividir.")
+             + f" Agora pegue o p de {tk(j)} na tabela."]
     return Versao(f"Em {_frase(texto, ids)}, a linha {i}, a de {tk(ids[i - 1])}, dá ao próximo token estas "
                   f"probabilidades: {tabela}. {pergunta} ∂L/∂z{sub(i)} na coluna de {tk(j)}?",
                   resp,
@@ -83,7 +90,7 @@ def treino_1(s):
                   + f": ({num(p[j])} − {e})" + (f" / {n}" if media else "") + f" = {num(resp)}. "
                   + ("Negativa: subir o logit do alvo baixa a perda." if e else
                      "Positiva: o treino empurra o rival para baixo, na medida da probabilidade que ele levou."),
-                  erros=erros, rotulo="Derivada")
+                  erros=erros, rotulo="Derivada", dicas=dicas)
 
 
 @exercicio("treino-2", "treino", "Um passo nos logits", transferencia=True)
@@ -111,6 +118,11 @@ def treino_2(s):
                   f"também muda: some de novo as {b.V} exponenciais.")]
     tabela = "; ".join(f"{tk(t)} {num(zj)} ({num(pj)})" for t, (zj, pj) in enumerate(zip(z, p)))
     perda0, perda1 = -math.log(p[alvo]), -math.log(resp)
+    dicas = ["Com a perda de uma linha, ∂L/∂z = p − e (e = 1 só no alvo): o passo tira η(p − e) de cada um dos "
+             f"{b.V} logits. Depois refaça o softmax com os logits novos.",
+             f"Na linha {i} de «{esc(texto)}», o logit do alvo, {tk(alvo)}, sobe η(1 − p) = {casas_min(eta)} × (1 − {num(p[alvo])}) = "
+             f"{num(-eta * g[alvo])}, e cada rival desce η p. Os logits novos, na ordem da tabela: "
+             f"{vetor([zj - eta * gj for zj, gj in zip(z, g)])}. Agora refaça o softmax."]
     return Versao(f"Em {_frase(texto, ids)}, a linha {i}, a de {tk(ids[i - 1])}, tem alvo {tk(alvo)}. Os logits "
                   f"dela (e as probabilidades, entre parênteses) são: {tabela}. Com a perda só dessa linha, dê um "
                   f"passo de descida do gradiente direto nos {b.V} logits, z ← z − η ∂L/∂z, com η = "
@@ -119,7 +131,7 @@ def treino_2(s):
                   f"desce η p. Os {b.V} números de ∂L/∂z somam zero (as probabilidades somam 1, e o alvo tira 1): "
                   "o passo não mexe na média dos logits, a única direção que o softmax ignora. Refeito o "
                   f"softmax, p = {num(resp)} (era {num(p[alvo])}), e a perda da linha cai de {num(perda0)} para "
-                  f"{num(perda1)} nats.", tipo="prob", erros=erros, rotulo="Probabilidade")
+                  f"{num(perda1)} nats.", tipo="prob", erros=erros, rotulo="Probabilidade", dicas=dicas)
 
 
 @exercicio("treino-3", "treino", "Um token repetido", transferencia=True)
@@ -158,6 +170,13 @@ def treino_3(s):
     if pos[0] >= 1:
         erros.append(Erro("linha anterior", soma_linhas([k - 1 for k in pos]), contagem))
     linhas = "; ".join(f"{k + 1}: {vetor(x, 4)}" for k, x in enumerate(dX))
+    dicas = ["x = E[ids] + P: cada linha de ∂L/∂x volta para a linha de E do seu token. Se o token aparece mais de "
+             "uma vez na frase, as linhas de todas as ocorrências se somam.",
+             (f"Conte os tokens de «{esc(texto)}» a partir de «o», a linha 1: {tk(t)} aparece uma vez só, na linha "
+              f"{pos[0] + 1}. Procure essa linha na lista." if len(pos) == 1 else
+              f"Conte os tokens de «{esc(texto)}» a partir de «o», a linha 1: {tk(t)} está nas linhas "
+              f"{', '.join(str(k + 1) for k in pos[:-1])} e {pos[-1] + 1}. Agora some "
+              f"{' e '.join(vetor(dX[k], 4) for k in pos)}, coordenada a coordenada.")]
     if len(pos) == 1:
         conta = (f"{tk(t)} aparece uma vez só, na linha {pos[0] + 1}: a linha de E dele recebe essa linha "
                  f"inteira, {vetor(resp)}.")
@@ -170,4 +189,4 @@ def treino_3(s):
                   resp,
                   f"x = E[ids] + P: cada linha de ∂L/∂x vai para a linha de E do seu token. {conta} Um token "
                   "ausente da frase receberia zero; a coluna de W_U dele, ao contrário, recebe gradiente, porque todo "
-                  "logit entra no softmax.", tipo="vetor", erros=erros, rotulo="Linha de ∂L/∂E")
+                  "logit entra no softmax.", tipo="vetor", erros=erros, rotulo="Linha de ∂L/∂E", dicas=dicas)

@@ -69,6 +69,11 @@ def treino_4(s):
              Erro("só o Q", de_volta("Q"), dica_soma), Erro("só o V", de_volta("V"), dica_soma),
              Erro("sem o V", [q + k for q, k in zip(de_volta("Q"), de_volta("K"))], dica_soma)]
     pesos_txt = "; ".join(_matriz("W_" + M, pesos["W_" + M]) for M in "QKV")
+    dicas = ["Q = u W_Q, K = u W_K e V = u W_V leram a mesma cópia u: cada projeção volta com o seu peso "
+             "transposto, ∂L/∂Q W_Qᵀ, ∂L/∂K W_Kᵀ e ∂L/∂V W_Vᵀ, e os três caminhos se somam.",
+             f"Em «{esc(texto)}», o primeiro caminho, o da consulta: ∂L/∂Q{sub(i)} W_Qᵀ = {vetor(parte['Q'], 5)} W_Qᵀ = "
+             f"{vetor(de_volta('Q'))} (a coordenada k é o produto de ∂L/∂Q{sub(i)} com a linha k de W_Q). Agora "
+             "faça o mesmo com K e V e some os três."]
     return Versao(f"Em {_frase(texto, ids)}, com os pesos do brinquedo e a perda média da frase, a volta chega às "
                   f"projeções {_linha_lida(ids, i, 'da')}: ∂L/∂Q{sub(i)} = {vetor(parte['Q'], 5)}, ∂L/∂K{sub(i)} = "
                   f"{vetor(parte['K'], 5)} e ∂L/∂V{sub(i)} = {vetor(parte['V'], 5)}. Os pesos: {pesos_txt}. "
@@ -80,7 +85,7 @@ def treino_4(s):
                      "a consulta, só da própria linha." if i < n else
                      f"A linha {i} é a última com alvo: nenhuma linha com alvo depois dela lê a sua chave ou o seu "
                      "valor, e quase tudo volta pela consulta."),
-                  tipo="vetor", erros=erros, rotulo=f"∂L/∂u{sub(i)}")
+                  tipo="vetor", erros=erros, rotulo=f"∂L/∂u{sub(i)}", dicas=dicas)
 
 
 # ---------------------------------------------------------------------------
@@ -143,6 +148,12 @@ def treino_5(s):
     linhas = "; ".join(f"linha {k + 1} (alvo {tk(alvos[k])}): ŷ = {num(yc[k][j], 4)}, p = {num(p[k][t], 4)}"
                        for k in range(n))
     quem = [k + 1 for k in range(n) if alvos[k] == t]
+    e1 = 1 if alvos[0] == t else 0
+    dicas = [f"∂L/∂W_U = ŷᵀ ∂L/∂z, com ∂L/∂z = (p − e)/{n} (a média das {n} linhas): a entrada pedida soma, linha "
+             f"a linha, a coordenada {j + 1} de ŷ vezes (p − e)/{n} da coluna de {tk(t)}, com e = 1 onde {tk(t)} é o "
+             "alvo e 0 nas outras.",
+             f"Em «{esc(texto)}», a linha 1 (alvo {tk(alvos[0])}, e = {e1}) entra com {num(yc[0][j], 4)} × ({num(p[0][t], 4)} − {e1}) / "
+             f"{n} = {num(yc[0][j] * (p[0][t] - e1) / n, 4)}. Agora faça o mesmo nas outras {n - 1} linhas e some."]
     return Versao(f"Em {_frase(texto, ids)}, com os pesos do brinquedo e a perda da página (a média das {n} "
                   f"linhas com alvo), a camada de saída faz z = ŷ W_U. Em cada linha com alvo, a coordenada {j + 1} "
                   f"de ŷ e a probabilidade que ela dá a {tk(t)} são: {linhas}. Qual é a entrada de ∂L/∂W_U na linha "
@@ -155,7 +166,7 @@ def treino_5(s):
                   + f" e 0 nas outras. O total dá {num(resp)}: "
                   + ("negativo, e o passo de descida sobe esse peso." if resp < 0 else
                      "positivo, e o passo de descida baixa esse peso."),
-                  erros=erros, rotulo="Entrada")
+                  erros=erros, rotulo="Entrada", dicas=dicas)
 
 
 # ---------------------------------------------------------------------------
@@ -181,6 +192,10 @@ def treino_6(s):
              Erro("sem o softmax", list(dA), "Essa é a linha de ∂L/∂A; o escore S ainda passa pelo softmax. " + dica)]
     cab = f"cabeça {c + 1}"
     soma = fsum(map(mul, A, dA))
+    dicas = ["O softmax mistura a linha toda: ∂L/∂S_k = A_k (∂L/∂A_k − Σ_l A_l ∂L/∂A_l). Comece pela média "
+             "ponderada Σ_l A_l ∂L/∂A_l, uma só para a linha.",
+             f"A média ponderada da linha {i} de «{esc(texto)}»: Σ_l A_l ∂L/∂A_l = {' + '.join(f'{num(a, 5)} × ({num(d, 5)})' for a, d in zip(A, dA))} "
+             f"= {num(soma, 5)}. Agora, em cada coluna, tire {num(soma, 5)} de ∂L/∂A_k e multiplique por A_k."]
     return Versao(f"Em {_frase(texto, ids)}, com os pesos do brinquedo e a perda média da frase, na {cab}, "
                   f"{_linha_lida(ids, i)}, tem os pesos de atenção A = {vetor(A, 5)} (as colunas 1 a {i}, as que a "
                   f"máscara deixa) e a volta chega a eles com ∂L/∂A = {vetor(dA, 5)}. Qual é a linha {i} de ∂L/∂S, "
@@ -190,7 +205,7 @@ def treino_6(s):
                   f"A_k (∂L/∂A_k − {num(soma, 5)}) = {vetor(resp, 4)}. Os {i} números somam zero: somar a mesma "
                   "constante a todos os escores da linha não muda o softmax. Onde o peso é quase zero, o gradiente "
                   "também é: um token que a cabeça não olha quase não aprende por ela.",
-                  tipo="vetor", casas=4, erros=erros, rotulo=f"Linha {i} de ∂L/∂S")
+                  tipo="vetor", casas=4, erros=erros, rotulo=f"Linha {i} de ∂L/∂S", dicas=dicas)
 
 
 # ---------------------------------------------------------------------------
@@ -225,6 +240,11 @@ def treino_7(s):
              Erro("sem dividir por s", ln_com_erro(yc, g, desvio, divide=False), "A norma divide por s = √(σ² + ε); "
                   "a volta também.")]
     mg, mgv = fsum(g) / len(g), fsum(map(mul, g, yc)) / len(g)
+    dicas = ["A norma tira a média e divide pelo desvio da própria linha, e a volta desfaz as duas coisas: ∂L/∂y = "
+             "(∂L/∂ŷ − média(∂L/∂ŷ) − ŷ · média(∂L/∂ŷ ⊙ ŷ)) / s. Comece pelas duas médias.",
+             f"As duas médias da linha {i} de «{esc(texto)}»: média(∂L/∂ŷ{sub(i)}) = {num(mg, 5)} e média(∂L/∂ŷ{sub(i)} ⊙ ŷ{sub(i)}) = "
+             f"{num(mgv, 5)}. Agora, em cada coordenada, tire {num(mg, 5)} e ŷ · ({num(mgv, 5)}) de ∂L/∂ŷ e divida por "
+             f"s = {num(desvio, 5)}."]
     return Versao(f"Em {_frase(texto, ids)}, com os pesos do brinquedo e a perda média da frase, a volta chega à "
                   f"norma final {_linha_lida(ids, i, 'na')}, com ∂L/∂ŷ{sub(i)} = {vetor(g, 5)}. Na ida, essa linha "
                   f"tinha ŷ{sub(i)} = {vetor(yc, 5)}, com s = √(σ² + ε) = {num(desvio, 5)}. Qual é ∂L/∂y{sub(i)}?",
@@ -233,4 +253,4 @@ def treino_7(s):
                   f"dividindo por s: (∂L/∂ŷ − {num(mg, 5)} − ŷ · ({num(mgv, 5)})) / {num(desvio, 5)} = {vetor(resp)}. "
                   "O resultado soma zero: a volta tira o que só mudaria a média ou a escala da "
                   "linha, as duas coisas que a norma apaga na ida.",
-                  tipo="vetor", erros=erros, rotulo=f"∂L/∂y{sub(i)}")
+                  tipo="vetor", erros=erros, rotulo=f"∂L/∂y{sub(i)}", dicas=dicas)
