@@ -188,7 +188,25 @@ def exercicios_casos():
             out[f"{id_}:{resp}"] = w.responder({"widget": f"exercicio:{id_}", "campos": {"resposta": resp},
                                                 "acao": "conferir"})
         out[f"{id_}:outra"] = w.responder({"widget": f"exercicio:{id_}", "acao": "outra", "inst": "casos"})
+        out[f"{id_}:dica"] = w.responder({"widget": f"exercicio:{id_}", "campos": {"dica": "1"}, "acao": "dica"})
+    out["lista"] = lista_casos(list(EXERCICIOS))
     return out
+
+
+def lista_casos(ids):
+    """A lista de um aluno no navegador: os exercícios na versão dele (e o veredito, no modo lista), o
+    link estragado e o código de entrega (o mesmo texto que o CPython dá: a correção o lê)."""
+    from livro.exercicios import lista as L
+    link = "?" + L.link("http://x", "semana-4", "A1", ids, True).split("?")[1]
+    s = L.semente("semana-4", "A1")
+    respostas = {i: str(k) + ",5" for k, i in enumerate(ids)} | {ids[0]: "␣telhádo <b>"}
+    return {"lista": w.responder({"widget": "lista", "campos": {"link": link}}),
+            "estragado": w.responder({"widget": "lista", "campos": {"link": link[:-3]}}),
+            "entrega": w.responder({"widget": "entrega", "campos": {"link": link, "respostas": json.dumps(respostas)},
+                                    "acao": "gerar"}),
+            "oculto": [w.responder({"widget": f"exercicio:{i}", "campos": {"semente": s, "modo": "lista-oculto",
+                                                                            "resposta": "0,5"}, "acao": "conferir"})
+                       for i in ids[:4]]}
 
 
 if __name__ == "__main__":
