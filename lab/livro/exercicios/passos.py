@@ -48,7 +48,7 @@ def tokens_2(s):
              Erro("posição no lugar do id", k, "Você deu a posição do token, não o id dele na tabela do vocabulário.")]
     dicas = [f"Duas contagens diferentes: as posições contam do 1, da esquerda para a direita; o id é a linha do "
              f"token na tabela do vocabulário, que conta do 0. Primeiro ache o {ordinal(k)} token, depois o id dele.",
-             f"Os {k} primeiros tokens de «{esc(texto)}» são {' · '.join(tk(i) for i in ids[:k])}: o {ordinal(k)} é "
+             f"Do 1º ao {ordinal(k)}, os tokens de «{esc(texto)}» são {' · '.join(tk(i) for i in ids[:k])}: o {ordinal(k)} é "
              f"{tk(alvo)}. Agora procure {tk(alvo)} na tabela do vocabulário."]
     return Versao(f"Qual é o id do {ordinal(k)} token de «{esc(texto)}»?", alvo,
                   f"Os ids são [{', '.join(str(i) for i in ids)}]; o {ordinal(k)} é {tk(alvo)}, id {alvo}.",
@@ -125,7 +125,8 @@ def embeddings_3(s):
              Erro("sem d", V + n_ctx, "Cada linha das tabelas tem d números, não um.")]
     dicas = ["Duas tabelas: E tem uma linha por token do vocabulário, P uma linha por posição, e toda linha das duas "
              "tem d números. Conte cada tabela (linhas × d) e some.",
-             f"E tem V × d = {V} × {d} = {inteiro(V * d)} números; falta contar os de P, n_ctx × d, e somar."]
+             f"E tem V × d = {V} × {d} = {inteiro(V * d)} números; falta P, com n_ctx = {n_ctx} linhas de {d} "
+             "números cada: conte e some."]
     return Versao(f"Um brinquedo com V = {V} tokens, d = {d} e n_ctx = {n_ctx} posições: quantos números "
                   "guardam as tabelas E e P juntas?", resp,
                   f"E tem V × d = {inteiro(V * d)} números e P, n_ctx × d = {inteiro(n_ctx * d)}: {inteiro(resp)}.",
