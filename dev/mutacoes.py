@@ -65,8 +65,8 @@ RAPIDOS = {
     "pdf": ["test_pdf_confere.py", "test_pdf.py", "test_pdf_leitor.py"],
     "razao": ["test_razao.py", "test_widgets_trava.py", "test_rapido.py", "test_trava_comparacao.py"],
     "treino": ["test_treino.py", "test_treino_adam.py", "test_treino_widget.py", "test_exercicios_treino.py"],
-    "exercicios": ["test_exercicios.py", "test_exercicios_treino.py", "test_dicas_saida.py", "test_listas.py",
-                   "test_lms.py"],
+    "exercicios": ["test_exercicios.py", "test_exercicios_treino.py", "test_dicas_saida.py", "test_dicas_passos.py",
+                   "test_listas.py", "test_lms.py"],
     "listas": ["test_lista.py", "test_listas.py", "test_corrige.py"],
     "tema": ["test_tema.py", "test_referencias_ptbr.py", "test_html_valido.py", "test_leve.py", "test_figuras_svg.py"],
 }

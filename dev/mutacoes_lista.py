@@ -395,6 +395,15 @@ EXERCICIOS = {
         ("dica: a 2ª dica de treino-1 dá o gabarito", '+ f" Agora pegue o p de {tk(j)} na tabela."]',
          '+ f" Dá {num(resp)}."]'),
     ],
+    # a escada de dicas dos passos 1 a 5: o primeiro passo com os números da própria versão
+    "lab/livro/exercicios/passos.py": [
+        ("dica: qkv-1, x − μ de outra coordenada", 'f"{num(x[j - 1] - mu)}. Agora calcule σ²', 'f"{num(x[j % b.d] - mu)}. Agora calcule σ²'),
+        ("dica: embeddings-2, a linha seguinte de P", 'f"{vetor(b.P[i - 1], 1)}; agora subtraia', 'f"{vetor(b.P[i], 1)}; agora subtraia'),
+    ],
+    "lab/livro/exercicios/atencao.py": [
+        ("dica: mascaras-2, e^S também das colunas mascaradas", "exps = [math.exp(x) for x in linha[:i]]",
+         "exps = [math.exp(x) for x in sem]"),
+    ],
     "lab/livro/exercicios/saida.py": [
         ("saida-3: a perda em bits", "resp = -math.log(p[alvo])", "resp = -math.log2(p[alvo])"),
         ("saida-4: o segundo fator da linha do contexto", "    resp = p1 * p2\n", "    resp = p1 * p2_antes\n"),

@@ -7,6 +7,11 @@ from livro.formato import cientifico, inteiro, num, vetor
 from livro.exercicios.base import Degenerado, Erro, Versao, exercicio, esc, frase, sub, tk, ordinal
 
 
+def par(x, casas=3):
+    """Um número numa conta das dicas, entre parênteses se for negativo: 1,0 − (-0,125)."""
+    return f"({num(x, casas)})" if num(x, casas).startswith("-") else num(x, casas)
+
+
 # ---------------------------------------------------------------------------
 # Passo 1: tokens
 # ---------------------------------------------------------------------------
@@ -41,9 +46,13 @@ def tokens_2(s):
     erros = [Erro("contou do 0", ids[k], "Você pegou o token seguinte: as posições contam do 1 "
                   f"(o {ordinal(k)} token é {tk(alvo)}); só os ids contam do 0."),
              Erro("posição no lugar do id", k, "Você deu a posição do token, não o id dele na tabela do vocabulário.")]
+    dicas = [f"Duas contagens diferentes: as posições contam do 1, da esquerda para a direita; o id é a linha do "
+             f"token na tabela do vocabulário, que conta do 0. Primeiro ache o {ordinal(k)} token, depois o id dele.",
+             f"Do 1º ao {ordinal(k)}, os tokens de «{esc(texto)}» são {' · '.join(tk(i) for i in ids[:k])}: o {ordinal(k)} é "
+             f"{tk(alvo)}. Agora procure {tk(alvo)} na tabela do vocabulário."]
     return Versao(f"Qual é o id do {ordinal(k)} token de «{esc(texto)}»?", alvo,
                   f"Os ids são [{', '.join(str(i) for i in ids)}]; o {ordinal(k)} é {tk(alvo)}, id {alvo}.",
-                  tipo="inteiro", casas=0, erros=erros, rotulo="Id")
+                  tipo="inteiro", casas=0, erros=erros, rotulo="Id", dicas=dicas)
 
 
 @exercicio("tokens-3", "tokens", "Tokens novos no vocabulário", transferencia=True)
@@ -54,10 +63,14 @@ def tokens_3(s):
                   f"{b.V - 1}, e o primeiro token novo recebe {b.V}."),
              Erro("só os novos", m - 1, "Os tokens novos entram depois dos que já existem: os ids "
                   "continuam a contagem do vocabulário.")]
+    dicas = [f"Os ids contam do 0: com {b.V} tokens, o último id de hoje não é {b.V}. Os tokens novos entram no fim "
+             "e continuam a contagem de onde ela parou, um id para cada.",
+             f"Hoje os ids vão de 0 a {b.V - 1}. O 1º token novo fica com o id seguinte a {b.V - 1}; agora conte "
+             f"até o {ordinal(m)} deles."]
     return Versao(f"O vocabulário do brinquedo tem {b.V} tokens. Acrescente {m} tokens novos ao fim da "
                   "tabela. Que id recebe o último deles?", resp,
                   f"Os ids de hoje vão de 0 a {b.V - 1}; os {m} novos recebem de {b.V} a {resp}.",
-                  tipo="inteiro", casas=0, erros=erros, rotulo="Id")
+                  tipo="inteiro", casas=0, erros=erros, rotulo="Id", dicas=dicas)
 
 
 # ---------------------------------------------------------------------------
@@ -75,10 +88,15 @@ def embeddings_1(s):
     if t > 0:
         erros.append(Erro("linha errada de E", b.soma(b.E[t - 1], b.P[n - 1]),
                           f"Você usou a linha do id {t - 1}: a linha do id {t} é a {t + 1}ª de E (os ids contam do 0)."))
+    e, p = b.E[t], b.P[n - 1]
+    dicas = [f"x{sub(n)} = E[id] + P[posição]: a linha do id {t} na tabela E (a {t + 1}ª, porque os ids contam do 0) "
+             f"mais a linha da posição {n} na tabela P (as posições contam do 1).",
+             f"E[{t}] = {vetor(e, 1)} e P[{n}] = {vetor(p, 1)}. O 1º número de x{sub(n)} é {num(e[0], 1)} + "
+             f"{par(p[0], 1)} = {num(e[0] + p[0], 1)}; faça o mesmo com os outros {b.d - 1}."]
     return Versao(f"Em «{esc(texto)}», o último token é {tk(t)} (id {t}), na posição {n}. "
                   f"Calcule a linha x{sub(n)} de X com as tabelas E e P.", x,
                   f"x{sub(n)} = E[{t}] + P[{n}] = {vetor(b.E[t], 1)} + {vetor(b.P[n - 1], 1)} = {vetor(x, 1)}.",
-                  tipo="vetor", casas=1, erros=erros, rotulo=f"x{sub(n)}")
+                  tipo="vetor", casas=1, erros=erros, rotulo=f"x{sub(n)}", dicas=dicas)
 
 
 @exercicio("embeddings-2", "embeddings", "O mesmo token em duas posições", transferencia=True)
@@ -89,10 +107,14 @@ def embeddings_2(s):
         raise Degenerado
     erros = [Erro("sinal trocado", [-x for x in dif], f"Você calculou x{sub(i)} − x{sub(j)}: a pergunta pede a outra ordem."),
              Erro("tudo zero", [0.0] * b.d, "O token é o mesmo, mas a posição não: E[id] se cancela, P não.")]
+    dicas = [f"Escreva as duas linhas: x{sub(j)} = E[{t}] + P[{j}] e x{sub(i)} = E[{t}] + P[{i}]. Na diferença, a parte "
+             "que é igual nas duas some.",
+             f"E[{t}] se cancela, e sobra P[{j}] − P[{i}], com P[{j}] = {vetor(b.P[j - 1], 1)} e P[{i}] = "
+             f"{vetor(b.P[i - 1], 1)}; agora subtraia número a número, na ordem da pergunta."]
     return Versao(f"O token {tk(t)} aparece na posição {i} e na posição {j}. Quanto vale x{sub(j)} − x{sub(i)}?",
                   dif, f"E[{t}] aparece nas duas linhas e se cancela: x{sub(j)} − x{sub(i)} = P[{j}] − P[{i}] = "
                   f"{vetor(b.P[j - 1], 1)} − {vetor(b.P[i - 1], 1)} = {vetor(dif, 1)}.",
-                  tipo="vetor", casas=1, erros=erros, rotulo=f"x{sub(j)} − x{sub(i)}")
+                  tipo="vetor", casas=1, erros=erros, rotulo=f"x{sub(j)} − x{sub(i)}", dicas=dicas)
 
 
 @exercicio("embeddings-3", "embeddings", "Quantos números nas tabelas?", transferencia=True)
@@ -101,10 +123,14 @@ def embeddings_3(s):
     resp = V * d + n_ctx * d
     erros = [Erro("só E", V * d, "Faltou a tabela de posições P, com n_ctx linhas de d números."),
              Erro("sem d", V + n_ctx, "Cada linha das tabelas tem d números, não um.")]
+    dicas = ["Duas tabelas: E tem uma linha por token do vocabulário, P uma linha por posição, e toda linha das duas "
+             "tem d números. Conte cada tabela (linhas × d) e some.",
+             f"E tem V × d = {V} × {d} = {inteiro(V * d)} números; falta P, com n_ctx = {n_ctx} linhas de {d} "
+             "números cada: conte e some."]
     return Versao(f"Um brinquedo com V = {V} tokens, d = {d} e n_ctx = {n_ctx} posições: quantos números "
                   "guardam as tabelas E e P juntas?", resp,
                   f"E tem V × d = {inteiro(V * d)} números e P, n_ctx × d = {inteiro(n_ctx * d)}: {inteiro(resp)}.",
-                  tipo="inteiro", casas=0, erros=erros, rotulo="Números")
+                  tipo="inteiro", casas=0, erros=erros, rotulo="Números", dicas=dicas)
 
 
 # ---------------------------------------------------------------------------
@@ -134,11 +160,15 @@ def qkv_1(s):
              Erro("n − 1", (x[j - 1] - mu) / math.sqrt(sum((v - mu) ** 2 for v in x) / (b.d - 1) + b.EPS),
                   f"A variância da LayerNorm divide por d = {b.d}, não por d − 1."),
              Erro("sem a média", x[j - 1] / b.desvio(x), "Faltou subtrair a média μ antes de dividir.")]
+    dicas = [f"A LayerNorm olha a linha x{sub(i)} inteira: tire a média μ e divida pelo desvio √(σ² + ε), em que σ² "
+             f"é a média dos quadrados de (x − μ), dividida por d = {b.d}. Da saída, você só precisa do {ordinal(j)} número.",
+             f"μ = média de x{sub(i)} = {num(mu)}; o {ordinal(j)} número menos μ dá {num(x[j - 1], 1)} − {par(mu)} = "
+             f"{num(x[j - 1] - mu)}. Agora calcule σ² e divida por √(σ² + ε)."]
     return Versao(f"Em «{esc(texto)}», x{sub(i)} = {vetor(x, 1)}. Calcule o {ordinal(j)} número de "
                   f"u{sub(i)} = LN(x{sub(i)}) (γ = 1, β = 0, ε = {cientifico(b.EPS, 0)}).", resp,
                   f"μ = {num(mu)}, σ² = {num(var)}, √(σ² + ε) = {num(b.desvio(x))}; "
                   f"({num(x[j - 1], 1)} − {num(mu)}) / {num(b.desvio(x))} = {num(resp)}.",
-                  erros=erros, rotulo=f"u{sub(i)},{sub(j)}")
+                  erros=erros, rotulo=f"u{sub(i)},{sub(j)}", dicas=dicas)
 
 
 @exercicio("qkv-2", "qkv", "Uma chave à mão")
@@ -160,10 +190,16 @@ def qkv_2(s):
                   f"Você usou as colunas da outra cabeça: a cabeça {c} são as colunas {ini + 1} e {ini + b.d_h} da matriz."),
              Erro("matriz errada", cols(outra, u), f"Você usou a matriz errada: {nome} sai de W_{nome.upper()}."),
              Erro("esqueceu a LN", cols(W, X[i - 1]), f"A projeção lê u{sub(i)} = LN(x{sub(i)}), não x{sub(i)}.")]
+    coluna = [W[r][ini] for r in range(b.d)]
+    dicas = [f"{nome}{sub(i)} = u{sub(i)} · W_{nome.upper()}, mas a cabeça {c} usa só as colunas {ini + 1} e {ini + b.d_h}: "
+             f"cada número de {nome}{sub(i)} é u{sub(i)} vezes uma dessas colunas, número a número, somado.",
+             f"A coluna {ini + 1} de W_{nome.upper()} é {vetor(coluna, 1)}; o 1º número de {nome}{sub(i)} é "
+             + " + ".join(f"{num(u[r]) if r == 0 else par(u[r])} × {par(coluna[r], 1)}" for r in range(b.d))
+             + f". Depois, o mesmo com a coluna {ini + b.d_h}."]
     return Versao(f"Em «{esc(texto)}», u{sub(i)} = {vetor(u)}. Calcule {nome}{sub(i)} da cabeça {c} "
                   f"(as colunas {ini + 1} e {ini + b.d_h} de W_{nome.upper()}).", resp,
                   f"{nome}{sub(i)} = u{sub(i)} · (colunas {ini + 1}–{ini + b.d_h} de W_{nome.upper()}) = {vetor(resp, 2)}.",
-                  tipo="vetor", casas=2, erros=erros, rotulo=f"{nome}{sub(i)}")
+                  tipo="vetor", casas=2, erros=erros, rotulo=f"{nome}{sub(i)}", dicas=dicas)
 
 
 @exercicio("qkv-3", "qkv", "As formas no GPT-2", transferencia=True)
@@ -173,7 +209,12 @@ def qkv_3(s):
     dh = g["d"] // g["n_cabecas"]
     erros = [Erro("Q inteira", n * g["d"], f"Isso é Q inteira: uma cabeça tem d_h = {dh} colunas, não d = {g['d']}."),
              Erro("sem os tokens", dh, "Uma consulta por token: são n linhas.")]
+    dicas = ["O Q de uma cabeça tem uma linha por token do prompt e d_h colunas, com d_h = d dividido pelo número "
+             "de cabeças: conte linhas × colunas.",
+             f"d_h = {inteiro(g['d'])} / {g['n_cabecas']} = {dh} colunas, e o prompt de {n} tokens dá uma linha "
+             "por token; agora multiplique linhas por colunas."]
     return Versao(f"No bloco 0 do GPT-2 small (d = {inteiro(g['d'])}, {g['n_cabecas']} cabeças), um prompt de "
                   f"{n} tokens: quantos números tem o Q de uma cabeça?", n * dh,
                   f"Uma linha por token e d_h = {inteiro(g['d'])} / {g['n_cabecas']} = {dh} colunas: "
-                  f"{n} × {dh} = {inteiro(n * dh)}.", tipo="inteiro", casas=0, erros=erros, rotulo="Números")
+                  f"{n} × {dh} = {inteiro(n * dh)}.", tipo="inteiro", casas=0, erros=erros, rotulo="Números",
+                  dicas=dicas)
