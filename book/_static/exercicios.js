@@ -96,7 +96,8 @@ function mostrarResumo(raiz, dados) {
   const depois = fila.depois.length ? `${plural(fila.depois.length, "exercício volta", "exercícios voltam")} ` +
     `nos próximos dias; o próximo, no dia ${DIA_MES.format(new Date(conhecidos[fila.depois[0]].volta * 86400000))}.` : "";
   nota.textContent = fila.hoje.length
-    ? `Para hoje: ${plural(fila.hoje.length, "exercício", "exercícios")}, cada um numa versão nova. ${depois}`
+    ? `Para hoje: ${fila.hoje.length === 1 ? "1 exercício, numa versão nova" :
+      `${fila.hoje.length} exercícios, cada um numa versão nova`}. ${depois}`
     : fila.depois.length ? `Nada para revisar hoje. ${depois}`
       : "Nada para revisar. Um exercício que você errar (ou cuja resolução abrir antes de acertar) volta " +
         `aqui ${a === 1 ? "no dia seguinte" : `em ${a} dias`}, numa versão nova; acertando, volta depois de ${b} ` +
@@ -118,7 +119,8 @@ function montar(raiz) {
   const exportado = el("div", { className: "lx-exportado", hidden: true },
     el("label", { className: "lx-codigo" }, el("span", {}, "O código do seu progresso"), codigo), baixar);
   const colar = el("textarea", { rows: 2, className: "lx-codigo-entrada", spellcheck: false });
-  const escolher = el("input", { type: "file", accept: ".json,application/json" });
+  // o campo de arquivo do navegador escreve em inglês ("Choose File"): escondido, dentro de um rótulo nosso
+  const escolher = el("input", { type: "file", accept: ".json,application/json", className: "lx-so-leitor" });
   const diz = (texto, erro = false) => {
     msg.textContent = texto;
     msg.dataset.tipo = erro ? "erro" : "ok";
@@ -162,8 +164,8 @@ function montar(raiz) {
       el("h3", {}, "Guardar o progresso"),
       el("p", {}, botao("Exportar o progresso", "lx-exportar", exportar)), exportado,
       el("label", { className: "lx-codigo" }, el("span", {}, "Importar: cole aqui o código"), colar),
-      el("p", {}, botao("Importar o código", "lx-importar", () => importar(colar.value)), " ",
-        el("label", { className: "lx-arquivo" }, "ou escolha o arquivo .json: ", escolher)),
+      el("p", {}, botao("Importar o código", "lx-importar", () => importar(colar.value)), " ou ",
+        el("label", { className: "lw-botao lx-arquivo" }, "Importar um arquivo .json", escolher)),
       msg));
   return { revisar, nota, lista };
 }

@@ -135,7 +135,7 @@ function lerCodigo(texto) {
   const m = /^LIVRO2\.([A-Za-z0-9_-]+)\.([0-9a-z]{7})$/.exec(texto.replace(/\s+/g, ""));
   if (!m) {
     throw new ErroProgresso("Isto não é um código de progresso do livro: ele começa com «LIVRO2.» e é uma " +
-      "linha só de letras e números. Copie-o inteiro, do começo ao fim.");
+      "linha só, de letras, números e pontos. Copie-o inteiro, do começo ao fim.");
   }
   if (soma(m[1]) !== m[2]) throw new ErroProgresso(ESTRAGADO);
   let base, linhas;
