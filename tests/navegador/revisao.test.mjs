@@ -133,3 +133,27 @@ test("errar, revisar no dia seguinte numa versão nova, acertar (3 dias); export
   assert.deepEqual(erros.filter((e) => !DO_TEMA.some((r) => r.test(e))), []);
   await pg.close();
 });
+
+test("abrir a resolução antes de acertar esta versão põe o exercício na revisão; depois de acertar, não", async () => {
+  await contexto.clock.setFixedTime(T0);
+  const pg = await contexto.newPage();
+  await pg.goto(servidor.url + "book/tokens.html");
+  await pg.evaluate(() => localStorage.clear());
+  const w = pg.locator('[data-exercicio="tokens-2"]');
+  await rolarAte(w);
+  await espera(pg, w);
+  const D = await pg.evaluate(() => livroRevisao.dia(Date.now()));
+  assert.equal(await responde(pg, w, JSON.parse(py("print(json.dumps(versao('tokens-2').resposta_txt))"))), "certo");
+  await w.locator("details.lx-resolucao summary").click();
+  assert.equal(await w.locator("details.lx-resolucao").getAttribute("open"), "");
+  await pg.evaluate(() => new Promise((ok) => setTimeout(ok, 100))); // o toggle chega numa tarefa depois do clique
+  assert.deepEqual(await guardado(pg), { "tokens-2": { resolvido: 1, certo: D } });
+  await w.locator('button[data-acao="outra"]').click();
+  await pg.waitForFunction((el) => /^\d+$/.test(el.value), await w.locator('input[name="semente"]').elementHandle(),
+    { timeout: 10_000 });
+  await espera(pg, w);
+  await w.locator("details.lx-resolucao summary").click();
+  await pg.waitForFunction(() => JSON.parse(localStorage.getItem("livro-exercicios-v2"))["tokens-2"].passo === 0);
+  assert.deepEqual(await guardado(pg), { "tokens-2": { resolvido: 1, certo: D, errou: D, passo: 0, volta: D + 1 } });
+  await pg.close();
+});
