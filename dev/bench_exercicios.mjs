@@ -2,7 +2,7 @@
 //   1. conferir uma resposta: ≤ 50 ms (p95) do clique no "Conferir" ao veredito na tela, depois
 //      que o runtime dos widgets está pronto;
 //   2. o que os exercícios acrescentam ao que a página baixa antes de o leitor tocar num widget:
-//      ≤ 15 KB gzip (exercicios.js + exercicios.css + o HTML dos exercícios na página).
+//      ≤ 15 KB gzip (revisao.js + exercicios.js + exercicios.css + o HTML dos exercícios na página).
 // Uso: node dev/bench_exercicios.mjs   (precisa de make book; LIVRO_HTML=pasta troca o site)
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -17,14 +17,14 @@ const VEZES = 40;
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 const kb = (n) => (n / 1024).toFixed(1).replace(".", ",");
 
-// 2. bytes: a página inteira com e sem os contêineres dos exercícios, e os dois arquivos novos
+// 2. bytes: a página inteira com e sem os contêineres dos exercícios, e os três arquivos deles
 let pior = 0;
 for (const pag of ["tokens", "proximo_token", "saida", "index"]) {
   const html = readFileSync(join(HTML, "book", `${pag}.html`), "utf8");
   const sem = html.replace(/<div class="livro-widget" data-widget="exercicio:[\s\S]*?<\/details><\/div><\/div>/g, "")
     .replace(/<div class="lx-resumo"[\s\S]*?<\/div>/, "");
   const extra = gz(Buffer.from(html)) - gz(Buffer.from(sem)) + gz(readFileSync(join(HTML, "_static", "exercicios.js")))
-    + gz(readFileSync(join(HTML, "_static", "exercicios.css")));
+    + gz(readFileSync(join(HTML, "_static", "exercicios.css"))) + gz(readFileSync(join(HTML, "_static", "revisao.js")));
   pior = Math.max(pior, extra);
   console.log(`${pag}: os exercícios acrescentam ${kb(extra)} KB gzip antes de tocar num widget`);
 }

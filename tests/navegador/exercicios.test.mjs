@@ -77,8 +77,10 @@ test("digitar, conferir pelo teclado, diagnóstico, entrada hostil, outra versã
   assert.equal(await v.getAttribute("data-veredito"), "certo");
   assert.equal(await w.locator(".lw-saida").getAttribute("aria-live"), "polite");
   assert.match(await pg.locator(".lx-progresso").textContent(), /^1 de 3 /);
-  const guardado = await pg.evaluate(() => JSON.parse(localStorage.getItem("livro-exercicios-v1")));
-  assert.deepEqual(guardado, { "tokens-1": 1 });
+  // o progresso (book/_static/revisao.js): resolvido, e na revisão (o erro de antes volta amanhã)
+  const [guardado, hoje] = await pg.evaluate(() => [JSON.parse(localStorage.getItem("livro-exercicios-v2")),
+    livroRevisao.dia(Date.now())]);
+  assert.deepEqual(guardado, { "tokens-1": { errou: hoje, passo: 0, volta: hoje + 1, resolvido: 1, certo: hoje } });
 
   // outra versão: o enunciado acima do campo muda, e a semente aparece no campo "Versão"
   const enunciado = await w.locator(".lx-enunciado").textContent();
@@ -91,7 +93,7 @@ test("digitar, conferir pelo teclado, diagnóstico, entrada hostil, outra versã
   // o progresso pode ser apagado
   await pg.locator(".lx-progresso button").click();
   assert.match(await pg.locator(".lx-progresso").textContent(), /^0 de 3 /);
-  assert.equal(await pg.evaluate(() => localStorage.getItem("livro-exercicios-v1")), null);
+  assert.equal(await pg.evaluate(() => localStorage.getItem("livro-exercicios-v2")), null);
   assert.deepEqual(erros.filter((e) => !DO_TEMA.some((r) => r.test(e))), []);
   await pg.close();
 });
@@ -124,9 +126,12 @@ test("a página do treino: livro.exercicios.treino roda no Pyodide (certo, erro 
   await pg.close();
 });
 
-test("a abertura resume o progresso deste aparelho", async () => {
+test("a abertura resume o progresso deste aparelho (o {id: 1} da versão 1 ainda vale)", async () => {
   const { pg } = await abrir("book/index.html");
-  await pg.evaluate(() => localStorage.setItem("livro-exercicios-v1", JSON.stringify({ "tokens-1": 1, "saida-2": 1 })));
+  await pg.evaluate(() => {
+    localStorage.removeItem("livro-exercicios-v2"); // os testes de cima o escreveram
+    localStorage.setItem("livro-exercicios-v1", JSON.stringify({ "tokens-1": 1, "saida-2": 1 }));
+  });
   await pg.reload();
   const itens = await pg.locator("[data-lx-resumo] li").allTextContents();
   assert.ok(itens.some((t) => /Passo 1: tokens: 1 de 3 resolvidos/.test(t)), itens.join(" | "));
