@@ -186,7 +186,8 @@ COLAB_TRAZ = {"IPython", "PIL", "huggingface_hub", "jinja2", "matplotlib", "nump
               "transformers", "yaml"}
 # importados só dentro de `try: ... except ImportError` (paginas.py cola sem o myst-nb; o SVG das
 # figuras, que só o build usa, vem do matplotlib_inline)
-OPCIONAIS = {"myst_nb", "matplotlib_inline"}
+# importados só dentro de um try (sem eles, a página roda igual): o QR das listas de quem ensina é o segno
+OPCIONAIS = {"myst_nb", "matplotlib_inline", "segno"}
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", re.M)
 _FIND_SPEC = re.compile(r"""find_spec\(\s*['"]([A-Za-z_]\w*)""")
 
