@@ -120,7 +120,7 @@ function montar(raiz) {
     el("label", { className: "lx-codigo" }, el("span", {}, "O código do seu progresso"), codigo), baixar);
   const colar = el("textarea", { rows: 2, className: "lx-codigo-entrada", spellcheck: false });
   // o campo de arquivo do navegador escreve em inglês ("Choose File"): escondido, dentro de um rótulo nosso
-  const escolher = el("input", { type: "file", accept: ".json,application/json", className: "lx-so-leitor" });
+  const escolher = el("input", { type: "file", accept: ".json,application/json", className: "lx-so-leitor visually-hidden" });
   const diz = (texto, erro = false) => {
     msg.textContent = texto;
     msg.dataset.tipo = erro ? "erro" : "ok";
