@@ -18,7 +18,6 @@ IDS = ["tokens-1", "embeddings-1", "mascaras-2", "proximo_token-1", "escala-2"]
 def test_a_versao_do_aluno_so_depende_da_lista_da_matricula_e_do_exercicio():
     s = L.semente("semana-4", "2023001")
     assert s == "lista:semana-4|aluno:2023001"
-    assert L.versao_do_aluno("mascaras-2", "semana-4", "2023001").enunciado == versao("mascaras-2", s).enunciado
     # alunos diferentes, listas diferentes: outros números (quase sempre), e nunca a versão do livro
     for id_ in IDS:
         enunciados = {versao(id_, L.semente("semana-4", f"m{k}")).enunciado for k in range(12)}

@@ -18,7 +18,7 @@ import re
 import urllib.parse
 import zlib
 
-from livro.exercicios.base import EXERCICIOS, PAGINAS, da_pagina, versao
+from livro.exercicios.base import EXERCICIOS, PAGINAS, da_pagina
 from livro.exercicios.confere import Invalida
 
 PREFIXO = "LIVRO1:"  # o começo de todo código de entrega (1: o formato)
@@ -55,10 +55,6 @@ def semente(lista, matricula):
 
 def e_semente_de_lista(s):
     return isinstance(s, str) and _SEMENTE.match(s) is not None
-
-
-def versao_do_aluno(id_, lista, matricula):
-    return versao(id_, semente(lista, matricula))
 
 
 def rotulo_versao(id_, sem):
