@@ -491,6 +491,7 @@ TEMA = {
         ("scripts: o script que mudou não derruba", 'raise RuntimeError(f"tema.py: {nome} mudou;',
          'print(f"tema.py: {nome} mudou;'),
         ("scripts: a conta do tema trocada sem os espaços", '"void 0".ljust(len(CONTA_DO_TEMA))', '"void 0"'),
+        ("Nesta página: os títulos ### recolhidos", '"show_toc_level": 2,', '"show_toc_level": 1,'),
     ],
     "livro_ext/tema/icones.py": [
         ("variáveis: o caractere sem escape não entra",

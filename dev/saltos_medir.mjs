@@ -3,58 +3,27 @@
 //   node dev/saltos_medir.mjs [página ...]        (o site do make book; LIVRO_HTML=pasta troca)
 // Jeitos de saltar:
 //   1280 px  clique   cada entrada clicada com o mouse na página recém-aberta (só as que se veem)
-//            desce    um leitor que clica em todas, na ordem (uma entrada recolhida aparece
-//                     quando a seção de cima fica ativa; se não aparecer, o clique vai no link)
+//            desce    um leitor que clica em todas, na ordem (uma entrada que não se vê recebe o
+//                     clique no próprio link, e o medidor anota)
 //            sobe     o mesmo, de baixo para cima, começando do fim da página
 //            url      a página aberta já com o #fragmento
 //   390 px   gaveta   o sumário aberto pelo botão do cabeçalho e a entrada tocada nele
 //            url      a página aberta já com o #fragmento
 //            hash     o #fragmento trocado na barra de endereço
-// "Caiu": o título logo abaixo do cabeçalho fixo, à distância que o tema reserva
-// (scroll-padding-top), com 6 px de folga; ou, se a página já está no fim, o título visível.
+// "Caiu": o critério do teste (tests/navegador/saltos_medida.mjs).
 // Cada salto é medido duas vezes: quando a rolagem para, e 1,5 s depois (o que cresce depois
-// do salto, como figuras e fontes, empurra o título).
+// do salto empurra o título). O teste mede uma vez, depois das fontes e das figuras.
 import { launch, bloquearRede } from "../tests/navegador/chromium.mjs";
 import { servir, HTML, paginasDoLivro } from "../tests/navegador/servidor.mjs";
+import { medir, erro, entradas, entrada } from "../tests/navegador/saltos_medida.mjs";
 
-const FOLGA = 6;
 const DEPOIS = +(process.env.DEPOIS || 1500);
 const JEITOS = (process.env.JEITOS || "clique,desce,sobe,url,gaveta,hash").split(",");
 const SO = (process.env.SO || "1280,390").split(",");
 const paginas = process.argv.slice(2).length ? process.argv.slice(2) : paginasDoLivro();
 
-// No navegador: espera a rolagem parar e diz onde está o título, o cabeçalho e o alvo.
-async function medir(id) {
-  const quadro = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 30)));
-  let y = -1;
-  for (let i = 0; i < 60 && y !== scrollY; i++) { y = scrollY; await quadro(); await quadro(); }
-  const alvo = document.getElementById(id);
-  const titulo = alvo.matches("section") ? alvo.querySelector("h1, h2, h3, h4") || alvo : alvo;
-  const top = titulo.getBoundingClientRect().top;
-  // o cabeçalho que fica no alto da tela (sticky/fixed): o de baixo deles
-  let cabeca = 0;
-  for (const el of document.querySelectorAll(".bd-header, .bd-header-article")) {
-    const r = el.getBoundingClientRect();
-    const pos = getComputedStyle(el).position;
-    if ((pos === "sticky" || pos === "fixed") && r.top <= 0.5 && r.height > 0) cabeca = Math.max(cabeca, r.bottom);
-  }
-  const reserva = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
-  const fim = scrollY >= document.documentElement.scrollHeight - innerHeight - 2;
-  return { top: Math.round(top), cabeca: Math.round(cabeca), reserva: Math.round(reserva), fim,
-    visivel: top >= cabeca - 1 && top < innerHeight - 40, y: Math.round(scrollY) };
-}
-
-// Errou? Devolve o motivo, ou null.
-function erro(m) {
-  if (m.fim && m.visivel) return null;
-  if (m.top < m.cabeca - 1) return `sob o cabeçalho (${m.top} px; o cabeçalho vai até ${m.cabeca})`;
-  const d = m.top - m.reserva;
-  if (Math.abs(d) > FOLGA) return `${d > 0 ? "abaixo" : "acima"} do lugar: ${m.top} px (o lugar é ${m.reserva})`;
-  return null;
-}
-
-const ids = (pg) => pg.$$eval(".bd-sidebar-secondary nav a[href^='#']", (as) => as.map((a) => a.getAttribute("href").slice(1)));
-const link = (pg, id) => pg.locator(`.bd-sidebar-secondary nav a[href='#${id}']`).first();
+const ids = entradas;
+const link = entrada;
 const espera = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 const falhas = [];

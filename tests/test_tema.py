@@ -1,5 +1,6 @@
 """O tema sem o build (livro_ext/tema/): a busca sem acento, as trocas nos scripts dos pacotes,
 os ícones lidos do CSS do pydata-sphinx-theme instalado."""
+import re
 import shutil
 from pathlib import Path
 
@@ -71,3 +72,30 @@ def test_regras_sobrando_so_as_que_ninguem_usa():
     # fica a regra que um ícone usado divide com outro, e a que também serve a outro seletor
     assert icones.sem_regras_sobrando(css, {"a"}) == \
         '.fa{x:1}.fa-a:before,.fa-b:before{content:"\\f001"}.x:before,.fa-d:before{content:"\\f003"}'
+
+
+def _niveis_dos_titulos():
+    """Os níveis dos títulos (## = 2) das páginas do livro, fora dos blocos de código."""
+    niveis = set()
+    for md in (Path(__file__).resolve().parents[1] / "book").glob("*.md"):
+        cerca = None
+        for linha in md.read_text(encoding="utf-8").splitlines():
+            marca = linha.lstrip()[:3]
+            if marca in ("```", "~~~", ":::"):
+                cerca = None if cerca == marca else (cerca or marca)
+            elif cerca is None and (m := re.match(r"(#{2,6}) \S", linha)):
+                niveis.add(len(m.group(1)))
+    return niveis
+
+
+def test_nesta_pagina_mostra_todo_titulo():
+    """Toda entrada do "Nesta página" se vê e se clica: o pydata mostra, sem recolher, as listas
+    até o nível show_toc_level + 1 (## é o nível 2); o mais fundo das páginas cabe nele."""
+    class Config:
+        html_theme_options, html_context = {}, {}
+
+    cfg = Config()
+    tema.opcoes_do_tema(None, cfg)
+    fundo = max(_niveis_dos_titulos())
+    assert fundo >= 3, "as páginas têm títulos ###"
+    assert fundo <= cfg.html_theme_options.get("show_toc_level", 1) + 1

@@ -281,22 +281,32 @@
     try { return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null; } catch { return null; }
   };
   const desenharTudo = () => document.documentElement.classList.add("livro-desenhado");
-  const saltar = (alvo) => {
+  const saltar = (alvo, focar = false) => {
     desenharTudo();
     alvo.scrollIntoView({ block: "start", behavior: "instant" });
     // um quadro depois (a página já tem as alturas de verdade), mais uma vez
     requestAnimationFrame(() => alvo.scrollIntoView({ block: "start", behavior: "instant" }));
+    if (!focar) return;
+    // depois de um clique (ou Enter) num link, o Tab continua do título, como num salto do
+    // próprio navegador; ao abrir a página com o #fragmento, o foco fica onde o navegador o põe
+    const titulo = alvo.matches("section") ? alvo.querySelector("h1, h2, h3, h4") : null;
+    const foco = titulo || alvo;
+    if (!foco.matches("a, button, input, select, textarea, [tabindex]")) foco.tabIndex = -1;
+    foco.focus({ preventScroll: true });
   };
   document.addEventListener("click", (ev) => {
     const a = ev.target.closest?.("a[href*='#']");
     if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
     const url = new URL(a.href, location.href);
-    if (url.origin !== location.origin || url.pathname !== location.pathname) return;
+    if (url.origin !== location.origin || url.pathname !== location.pathname || url.search !== location.search) return;
     const alvo = alvoDe(url.hash);
     if (!alvo) return;
     ev.preventDefault();
     if (location.hash !== url.hash) history.pushState(null, "", url.hash);
-    saltar(alvo);
+    // No celular, o "Nesta página" é uma gaveta (um <dialog>) sobre o texto: ela fecha, para
+    // o leitor ver o título onde caiu.
+    a.closest("dialog[open]")?.close();
+    saltar(alvo, true);
   }, true);
   window.addEventListener("popstate", () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); });
   window.addEventListener("hashchange", () => { const alvo = alvoDe(location.hash); if (alvo) saltar(alvo); });

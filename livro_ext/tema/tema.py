@@ -19,6 +19,9 @@ TEMA = {  # as opções que o _config.yml do Jupyter Book não deixa pôr sem re
     "toc_title": "Nesta página",
     # o pydata 0.17 põe uma busca num cabeçalho acima do livro; a do menu lateral basta
     "navbar_persistent": [],
+    # "Nesta página" com os títulos de 3º nível sempre à vista (o padrão, 1, só os mostra quando a
+    # seção de cima está na tela): toda entrada se clica, a 1280 px e na gaveta do celular
+    "show_toc_level": 2,
 }
 
 
