@@ -9,6 +9,7 @@ import pytest
 import sphinx_copybutton
 import sphinx_togglebutton
 
+from livro_ext.execucao import myst
 from livro_ext.tema import icones, tema
 
 STATIC_PYDATA = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
@@ -75,15 +76,11 @@ def test_regras_sobrando_so_as_que_ninguem_usa():
 
 
 def _niveis_dos_titulos():
-    """Os níveis dos títulos (## = 2) das páginas do livro, fora dos blocos de código."""
+    """Os níveis dos títulos (## = 2) das páginas do livro, fora das cercas (o leitor de MyST do build)."""
     niveis = set()
     for md in (Path(__file__).resolve().parents[1] / "book").glob("*.md"):
-        cerca = None
-        for linha in md.read_text(encoding="utf-8").splitlines():
-            marca = linha.lstrip()[:3]
-            if marca in ("```", "~~~", ":::"):
-                cerca = None if cerca == marca else (cerca or marca)
-            elif cerca is None and (m := re.match(r"(#{2,6}) \S", linha)):
+        for p in myst.pedacos(md.read_text(encoding="utf-8").splitlines()):
+            if not isinstance(p, myst.Bloco) and (m := re.match(r"(#{2,6}) \S", p[1])):
                 niveis.add(len(m.group(1)))
     return niveis
 

@@ -4,7 +4,7 @@
 // (scroll-padding-top), com FOLGA px; ou, com a página rolada até o fim (a última seção, curta,
 // não sobe até lá), o título visível abaixo do cabeçalho.
 
-export const FOLGA = 6;
+const FOLGA = 6;
 
 // No navegador (page.evaluate): espera a rolagem parar, as fontes e as figuras chegarem, e mede
 // o título do alvo `id`, o cabeçalho que fica no alto da tela e o lugar reservado.
@@ -30,7 +30,7 @@ export async function medir(id) {
   const fim = scrollY >= document.documentElement.scrollHeight - innerHeight - 2;
   return {
     top: Math.round(top), cabeca: Math.round(cabeca), reserva: Math.round(reserva), fim,
-    visivel: top >= cabeca - 1 && top < innerHeight - 40, y: Math.round(scrollY),
+    visivel: top >= cabeca - 1 && top < innerHeight - 40,
     gaveta: !!document.querySelector("dialog[open]"), foco: document.activeElement === titulo,
   };
 }
